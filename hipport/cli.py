@@ -1,0 +1,108 @@
+"""Command line: parse options, call the core, print, exit.  No logic here."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from hipport import __version__
+from hipport.errors import HipportError
+from hipport.settings import LAUNCH_SYNTAXES
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class _Group(click.Group):
+    """Maps errors to exit codes in one place (pre-commit's error_handler)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        debug = "--debug" in sys.argv
+        try:
+            return super().invoke(ctx)
+        except HipportError as exc:
+            click.echo(f"hipport: error: {exc}", err=True)
+            ctx.exit(EXIT_ERROR)
+        except KeyboardInterrupt:
+            click.echo("hipport: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:  # a bug: say so, with what is needed to report it
+            if debug:
+                raise
+            click.echo(f"hipport: internal error: {type(exc).__name__}: {exc}\n"
+                       f"Please report this with hipport {__version__}, Python "
+                       f"{sys.version.split()[0]}, and re-run with --debug for a traceback.",
+                       err=True)
+            ctx.exit(EXIT_ERROR)
+        return None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="hipport")
+def cli() -> None:
+    """Port CUDA C++ code to AMD HIP/ROCm."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path),
+              help="Write the converted tree here (mirrors the input tree).")
+@click.option("--in-place", is_flag=True, help="Rewrite files in place (atomic replace).")
+@click.option("--diff", is_flag=True, help="Print a unified diff; write nothing.")
+@click.option("--force", is_flag=True, help="Allow writing into a non-empty output directory.")
+@click.option("--include", "include", multiple=True, metavar="GLOB",
+              help="Only convert files matching GLOB (repeatable).")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+              help="Skip files matching GLOB (repeatable).")
+@click.option("--launch-syntax", type=click.Choice(LAUNCH_SYNTAXES), default="keep",
+              show_default=True, help="Keep <<<...>>> launches or emit hipLaunchKernelGGL.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
+@click.option("--rocm-version", metavar="X.Y", help="Target ROCm version: HIP names added "
+              "later are treated as unsupported.")
+@click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
+              metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
+@click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain.")
+@click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
+@click.option("-v", "--verbose", is_flag=True, help="Print every finding, converted ones too.")
+@click.option("--fast", is_flag=True, help="Skip the second-pass stability check.")
+@click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bool,
+            force: bool, include: Sequence[str], exclude: Sequence[str], launch_syntax: str,
+            unsafe_fixes: bool, rocm_version: str | None, rules: Sequence[Path], strict: bool,
+            jobs: int, quiet: bool, verbose: bool, fast: bool, debug: bool) -> None:
+    """Convert CUDA sources under PATHS to HIP."""
+    from hipport.commands.convert import ConvertRequest, run_convert
+
+    request = ConvertRequest(
+        paths=tuple(paths), output=output, in_place=in_place, diff=diff, force=force,
+        include=tuple(include), exclude=tuple(exclude), launch_syntax=launch_syntax,
+        unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
+        rules=tuple(str(r) for r in rules), strict=strict, jobs=jobs, quiet=quiet,
+        verbose=verbose, fast=fast, debug=debug,
+    )
+    raise SystemExit(run_convert(request))
+
+
+@cli.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Explain a diagnostic code (e.g. HP901 or unsupported-cuda-api)."""
+    from hipport.codes import lookup
+
+    found = lookup(code)
+    if found is None:
+        raise HipportError(f"unknown code {code!r}; codes look like HP101")
+    click.echo(f"{found.code} ({found.name}), {found.severity.value}\n\n{found.summary}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="hipport",
+                 standalone_mode=True)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""The work behind each CLI command: options in, exit code out."""

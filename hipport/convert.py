@@ -1,0 +1,111 @@
+"""Orchestration: parse -> match -> rules -> fixes -> apply -> verify."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hipport.edits import Applicability, Fix, apply_fixes
+from hipport.findings import Finding, LocatedFinding
+from hipport.parse.model import Analysis, Backend
+from hipport.rules import FILE_RULES, Context
+from hipport.score import FileStats
+from hipport.settings import Settings
+from hipport.source import LineIndex, is_probably_binary
+from hipport.table import MappingTable
+
+
+@dataclass(frozen=True)
+class ConversionResult:
+    original: bytes
+    output: bytes
+    findings: tuple[LocatedFinding, ...]
+    stats: FileStats
+    declared: frozenset[str] = frozenset()  # CUDA-looking names the file declares itself
+
+    @property
+    def changed(self) -> bool:
+        return self.output != self.original
+
+    @property
+    def failed(self) -> bool:
+        return any(f.code in ("HP002", "HP003", "HP004", "HP006") for f in self.findings)
+
+
+def find_fixes(data: bytes, backend: Backend, table: MappingTable,
+               settings: Settings) -> tuple[list[Finding], Analysis]:
+    """All findings for ``data`` and its analysis; nothing applied."""
+    analysis = backend.analyze(data, table.candidates)
+    ctx = Context(data, analysis, table, settings)
+    findings: list[Finding] = []
+    if analysis.error_count:
+        at = analysis.first_error or 0
+        findings.append(Finding("HP001", f"{analysis.error_count} syntax error(s) the parser "
+                                "could not read; converted the rest", at, at))
+    for rule in FILE_RULES.values():
+        findings.extend(rule(ctx))
+    return findings, analysis
+
+
+def _allowed(fix: Fix | None, settings: Settings) -> bool:
+    if fix is None:
+        return False
+    needed = Applicability.UNSAFE if settings.unsafe_fixes else Applicability.SAFE
+    return fix.applicability >= needed
+
+
+def convert_bytes(data: bytes, backend: Backend, table: MappingTable,
+                  settings: Settings) -> ConversionResult:
+    index = LineIndex(data)
+    if is_probably_binary(data):
+        finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
+        return _result(data, data, index, [finding], set())
+    findings, analysis = find_fixes(data, backend, table, settings)
+    errors_before = analysis.error_count
+    fixes = [f.fix for f in findings if f.fix is not None and _allowed(f.fix, settings)]
+    applied = apply_fixes(data, fixes)
+    applied_ids = {id(f) for f in applied.applied}
+    for fix in applied.skipped:
+        findings.append(Finding("HP005", f"not applied, overlaps another fix: {fix.title}",
+                                fix.start, fix.end))
+    output = applied.data
+    if output != data:
+        problem = _verify(output, errors_before, backend, table, settings,
+                          expect_stable=not applied.skipped)
+        if problem is not None:
+            findings.append(problem)
+            output, applied_ids = data, set()
+    return _result(data, output, index, findings, applied_ids, frozenset(analysis.declared))
+
+
+def _verify(output: bytes, errors_before: int, backend: Backend, table: MappingTable,
+            settings: Settings, expect_stable: bool) -> Finding | None:
+    # A second pass may legitimately apply a fix the first pass refused for
+    # overlapping another; only a run without refusals must be a fixed point.
+    if settings.stability_check and expect_stable:
+        again, analysis = find_fixes(output, backend, table, settings)
+        errors_after = analysis.error_count
+        leftover = [f for f in again if _allowed(f.fix, settings)]
+        if errors_after > errors_before:
+            return Finding("HP003", "the converted text would not parse; file left unchanged", 0, 0)
+        if leftover:
+            return Finding("HP004", f"converting twice is not stable (second pass: "
+                           f"{leftover[0].message}); file left unchanged", 0, 0)
+        return None
+    if backend.error_count(output) > errors_before:
+        return Finding("HP003", "the converted text would not parse; file left unchanged", 0, 0)
+    return None
+
+
+def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding],
+            applied_ids: set[int], declared: frozenset[str] = frozenset()) -> ConversionResult:
+    changed_lines: set[int] = set()
+    located: list[LocatedFinding] = []
+    for f in sorted(findings, key=lambda f: (f.start, f.end, f.code)):
+        applied = f.fix is not None and id(f.fix) in applied_ids
+        if applied and f.fix is not None:
+            for e in f.fix.edits:
+                first = index.line_of(e.start)
+                last = index.line_of(max(e.start, e.end - 1))
+                changed_lines.update(range(first, last + 1))
+        located.append(LocatedFinding(f, index.location(f.start), index.location(f.end), applied))
+    stats = FileStats.of(index.line_count, len(data), len(changed_lines), located)
+    return ConversionResult(data, output, tuple(located), stats, declared)

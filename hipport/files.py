@@ -1,0 +1,108 @@
+"""Choosing the files of a tree: source suffixes, include/exclude globs, and
+the paths hipport refuses to follow."""
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from hipport.errors import UsageError
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cxx", ".cc", ".c", ".h", ".hpp", ".hxx", ".hh",
+                   ".inl", ".inc", ".tpp", ".cu.inc")
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipport-cache", ".toolchain"})
+
+
+@dataclass(frozen=True)
+class SourcePath:
+    root: Path  # the directory the user named (or the file's parent)
+    path: Path  # absolute path of the file
+    is_source: bool  # selected for conversion (others are only mirrored)
+
+    @property
+    def relative(self) -> Path:
+        return self.path.relative_to(self.root)
+
+
+@dataclass(frozen=True)
+class Selection:
+    include: Sequence[str] = ()
+    exclude: Sequence[str] = ()
+    suffixes: Sequence[str] = SOURCE_SUFFIXES
+
+    def selects(self, rel: str) -> bool:
+        name = rel.rsplit("/", 1)[-1]
+        if any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in self.exclude):
+            return False
+        if self.include:
+            return any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in self.include)
+        return name.endswith(tuple(self.suffixes))
+
+
+@dataclass(frozen=True)
+class Skipped:
+    path: Path
+    reason: str
+
+
+def discover(paths: Sequence[Path], selection: Selection, *, with_others: bool = False,
+             avoid: Path | None = None) -> Iterator[SourcePath | Skipped]:
+    """Files under ``paths``, in a stable order.  Symlinks leaving their root are
+    not followed; devices and fifos are skipped.  With ``with_others``, files
+    that are not selected sources are listed too (for mirroring a tree)."""
+    for given in paths:
+        if not given.exists() and not given.is_symlink():
+            raise UsageError(f"{given}: no such file or directory")
+        if given.is_dir():
+            root = given.resolve()
+            yield from _walk(root, root, selection, with_others, avoid)
+        else:
+            file = given.resolve()
+            # A file named explicitly is converted whatever its suffix.
+            if _regular(given):
+                yield SourcePath(file.parent, file, True)
+            else:
+                yield Skipped(given, "not a regular file")
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+def _walk(root: Path, directory: Path, selection: Selection, with_others: bool,
+          avoid: Path | None) -> Iterator[SourcePath | Skipped]:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as exc:
+        yield Skipped(directory, f"cannot list directory: {exc.strerror}")
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(root):
+                yield Skipped(path, "symlink pointing outside the tree; not followed")
+                continue
+            if target.is_dir():
+                yield Skipped(path, "symlink to a directory inside the tree; not followed "
+                              "(its target is converted where it lives)")
+                continue
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name in SKIPPED_DIRS or (avoid is not None and path == avoid):
+                continue
+            yield from _walk(root, path, selection, with_others, avoid)
+            continue
+        rel = path.relative_to(root).as_posix()
+        selected = selection.selects(rel)
+        if not selected and not with_others:
+            continue
+        if not _regular(path):
+            yield Skipped(path, "not a regular file (device, fifo or socket)")
+            continue
+        yield SourcePath(root, path, selected)

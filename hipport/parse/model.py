@@ -1,0 +1,78 @@
+"""What a front end reports about a source file: the interface every backend
+(tree-sitter syntax mode, libclang semantic mode) fills in."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from hipport.table.names import CandidateNames
+
+Span = tuple[int, int]
+
+
+class Role(enum.Enum):
+    CALL = "call"  # the callee of a call expression
+    VALUE = "value"  # an identifier used as a value (enum constant, macro, function address)
+    TYPE = "type"
+    NAMESPACE = "namespace"  # `cub` in `cub::DeviceReduce`
+    MACRO_BODY = "macro-body"  # a token inside a #define body
+    PP_CONDITION = "pp-condition"  # an identifier in #if / #ifdef / #elif
+
+
+@dataclass(frozen=True)
+class Reference:
+    name: str
+    start: int
+    end: int
+    role: Role
+    # For calls: the byte spans of the arguments (without separators).
+    args: tuple[Span, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Include:
+    target: str  # e.g. "cuda_runtime.h"
+    start: int  # span of the target text, between the delimiters
+    end: int
+    system: bool  # <...> rather than "..."
+    line_start: int  # span of the whole directive line, terminator included
+    line_end: int
+    alone_on_line: bool  # nothing but the directive (and whitespace) on its line
+    block: int  # id of the enclosing conditional block, for de-duplication
+
+
+@dataclass(frozen=True)
+class Launch:
+    kernel: Span  # the kernel expression, e.g. `scale<float, 4>`
+    kernel_is_template: bool
+    config_open: Span  # `<<<` up to the first configuration argument
+    config: tuple[Span, ...]
+    config_close: Span  # end of the last configuration argument to just after `(`
+    args: tuple[Span, ...]
+    has_comments: bool  # a comment inside the rewritten punctuation spans
+
+
+@dataclass
+class Analysis:
+    references: list[Reference] = field(default_factory=list)
+    includes: list[Include] = field(default_factory=list)
+    launches: list[Launch] = field(default_factory=list)
+    declared: set[str] = field(default_factory=set)  # CUDA-looking names the file declares
+    error_count: int = 0
+    first_error: int | None = None  # byte offset of the first parse error
+
+
+class Backend(Protocol):
+    """A front end: finds every CUDA reference in a file's bytes."""
+
+    name: str
+
+    def analyze(self, data: bytes, names: CandidateNames) -> Analysis:
+        """References whose names ``names`` matches, plus includes and launches."""
+        ...
+
+    def error_count(self, data: bytes) -> int:
+        """Number of syntax errors in ``data`` (used to detect introduced errors)."""
+        ...

@@ -1,0 +1,280 @@
+"""The default front end: tree-sitter with the CUDA grammar.
+
+Identifiers are found by syntactic role; comments and string literals are
+never looked at.  `#define` bodies, which the grammar leaves as raw text, are
+tokenized by ``pptokens``.
+"""
+from __future__ import annotations
+
+import functools
+import tree_sitter_cuda
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+
+from hipport.parse.model import Analysis, Include, Launch, Reference, Role, Span
+from hipport.parse.pptokens import call_arguments, tokenize
+from hipport.table.names import CandidateNames
+
+LANGUAGE = Language(tree_sitter_cuda.language())
+
+# Parent node type -> the field that, when it holds the identifier, makes the
+# identifier a *declaration* of the user's own name.
+_DECLARING_FIELDS: dict[str, tuple[str, ...]] = {
+    "function_declarator": ("declarator",),
+    "init_declarator": ("declarator",),
+    "declaration": ("declarator",),
+    "field_declaration": ("declarator",),
+    "parameter_declaration": ("declarator",),
+    "optional_parameter_declaration": ("declarator",),
+    "pointer_declarator": ("declarator",),
+    "reference_declarator": ("declarator",),
+    "array_declarator": ("declarator",),
+    "type_definition": ("declarator",),
+    "preproc_def": ("name",),
+    "preproc_function_def": ("name",),
+    "enumerator": ("name",),
+    "struct_specifier": ("name",),
+    "class_specifier": ("name",),
+    "union_specifier": ("name",),
+    "enum_specifier": ("name",),
+    "alias_declaration": ("name",),
+    "namespace_definition": ("name",),
+    "namespace_alias_definition": ("name",),
+    "labeled_statement": ("label",),
+    "type_parameter_declaration": (),
+}
+# Specifiers only declare a name when they have a body (`struct X { ... }`);
+# `struct cudaDeviceProp p;` merely uses it.
+_SPECIFIERS_NEEDING_BODY = frozenset(
+    {"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
+)
+
+
+@functools.lru_cache(maxsize=4)
+def _query(pattern: str) -> Query:
+    escaped = pattern.replace("\\", "\\\\").replace('"', '\\"')
+    return Query(LANGUAGE, f"""
+((identifier) @ident (#match? @ident "{escaped}"))
+((type_identifier) @type (#match? @type "{escaped}"))
+((namespace_identifier) @ns (#match? @ns "{escaped}"))
+(preproc_include path: (_) @include)
+(preproc_def value: (preproc_arg) @body)
+(preproc_function_def value: (preproc_arg) @body)
+(kernel_call_syntax) @launch
+""")
+
+
+def _is_declaration(node: Node, parent: Node) -> bool:
+    fields = _DECLARING_FIELDS.get(parent.type)
+    if fields is None:
+        return False
+    if parent.type in _SPECIFIERS_NEEDING_BODY and parent.child_by_field_name("body") is None:
+        return False
+    if not fields:  # e.g. `template <typename cudaT>`
+        return True
+    return any(parent.child_by_field_name(f) == node for f in fields)
+
+
+def _arguments(arg_list: Node | None) -> tuple[Span, ...] | None:
+    if arg_list is None or arg_list.type != "argument_list":
+        return None
+    return tuple((c.start_byte, c.end_byte) for c in arg_list.named_children
+                 if c.type != "comment")
+
+
+class SyntaxBackend:
+    name = "syntax"
+
+    def __init__(self) -> None:
+        self._parser = Parser(LANGUAGE)
+
+    def error_count(self, data: bytes) -> int:
+        return _count_errors(self._parser.parse(data).root_node)[0]
+
+    def analyze(self, data: bytes, names: CandidateNames) -> Analysis:
+        tree = self._parser.parse(data)
+        result = Analysis()
+        result.error_count, result.first_error = _count_errors(tree.root_node)
+        captures = QueryCursor(_query(names.pattern)).captures(tree.root_node)
+        for node in captures.get("ident", ()):
+            self._identifier(node, names, result)
+        for node in captures.get("type", ()):
+            self._type(node, names, result)
+        for node in captures.get("ns", ()):
+            self._namespace(node, names, result)
+        for node in captures.get("include", ()):
+            include = _include(data, node)
+            if include is not None:
+                result.includes.append(include)
+        for node in captures.get("body", ()):
+            self._macro_body(node, names, result)
+        for node in captures.get("launch", ()):
+            launch = _launch(data, node)
+            if launch is not None:
+                result.launches.append(launch)
+        # A name the file declares itself is the user's, wherever it is used.
+        if result.declared:
+            result.references = [r for r in result.references if r.name not in result.declared]
+        return result
+
+    def _identifier(self, node: Node, names: CandidateNames, result: Analysis) -> None:
+        name = node.text.decode("utf-8", "replace") if node.text else ""
+        if not names.matches(name):
+            return
+        parent = node.parent
+        if parent is None:
+            return
+        if _is_declaration(node, parent):
+            result.declared.add(name)
+            return
+        context = parent
+        if parent.type == "qualified_identifier":
+            if parent.child_by_field_name("scope") is not None:
+                return  # `ns::cudaFree`: a member of some namespace, not CUDA's global API
+            context = parent.parent or parent  # `::cudaFree`
+        if context.type == "template_function" and context.parent is not None:
+            context = context.parent
+        role = Role.VALUE
+        args = None
+        if context.type == "call_expression" and context.child_by_field_name("arguments") is not None:
+            function = context.child_by_field_name("function")
+            if function is not None and function.start_byte <= node.start_byte < function.end_byte:
+                role = Role.CALL
+                args = _arguments(context.child_by_field_name("arguments"))
+        elif parent.type in ("preproc_defined", "preproc_ifdef", "preproc_elifdef"):
+            role = Role.PP_CONDITION
+        result.references.append(Reference(name, node.start_byte, node.end_byte, role, args))
+
+    def _type(self, node: Node, names: CandidateNames, result: Analysis) -> None:
+        name = node.text.decode("utf-8", "replace") if node.text else ""
+        if not names.matches(name):
+            return
+        parent = node.parent
+        if parent is None:
+            return
+        if _is_declaration(node, parent):
+            result.declared.add(name)
+            return
+        if parent.type == "qualified_identifier" and parent.child_by_field_name("scope") is not None:
+            return
+        result.references.append(Reference(name, node.start_byte, node.end_byte, Role.TYPE))
+
+    def _namespace(self, node: Node, names: CandidateNames, result: Analysis) -> None:
+        name = node.text.decode("utf-8", "replace") if node.text else ""
+        if not names.matches(name):
+            return
+        parent = node.parent
+        if parent is None:
+            return
+        if _is_declaration(node, parent):
+            result.declared.add(name)
+            return
+        if parent.type == "qualified_identifier":
+            grand = parent.parent
+            # Only the outermost scope: in `a::cub::X`, `cub` is the user's.
+            if grand is not None and grand.type == "qualified_identifier" \
+                    and grand.child_by_field_name("name") == parent:
+                return
+        result.references.append(Reference(name, node.start_byte, node.end_byte, Role.NAMESPACE))
+
+    def _macro_body(self, node: Node, names: CandidateNames, result: Analysis) -> None:
+        text = node.text or b""
+        base = node.start_byte
+        params: set[bytes] = set()
+        definition = node.parent
+        if definition is not None and definition.type == "preproc_function_def":
+            plist = definition.child_by_field_name("parameters")
+            if plist is not None:
+                params = {c.text or b"" for c in plist.named_children}
+        tokens = list(tokenize(text))
+        for i, tok in enumerate(tokens):
+            if tok.kind != "ident" or tok.text in params:
+                continue
+            name = tok.text.decode("utf-8", "replace")
+            if not names.matches(name):
+                continue
+            before = tokens[i - 1].text if i else b""
+            after = tokens[i + 1].text if i + 1 < len(tokens) else b""
+            after2 = tokens[i + 2].text if i + 2 < len(tokens) else b""
+            if before == b"#" or before == b"#" * 2 or (after, after2) == (b"#", b"#"):
+                continue  # stringified or token-pasted: the spelling is data
+            args = call_arguments(tokens, i + 1)
+            shifted = None if args is None else tuple((s + base, e + base) for s, e in args)
+            result.references.append(Reference(
+                name, base + tok.start, base + tok.end,
+                Role.CALL if shifted is not None else Role.MACRO_BODY, shifted,
+            ))
+
+
+def _count_errors(root: Node) -> tuple[int, int | None]:
+    if not root.has_error:
+        return 0, None
+    count = 0
+    first: int | None = None
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+            first = node.start_byte if first is None else min(first, node.start_byte)
+            continue
+        stack.extend(c for c in node.children if c.has_error)
+    return count, first
+
+
+def _include(data: bytes, path: Node) -> Include | None:
+    directive = path.parent
+    if directive is None or path.type not in ("system_lib_string", "string_literal"):
+        return None
+    raw = path.text or b""
+    if len(raw) < 2:
+        return None
+    line_start = data.rfind(b"\n", 0, directive.start_byte) + 1
+    newline = data.find(b"\n", path.end_byte)
+    line_end = len(data) if newline == -1 else newline + 1
+    rest = data[path.end_byte:line_end].strip()
+    alone = not data[line_start:directive.start_byte].strip() and not rest
+    block = directive.parent.id if directive.parent is not None else 0
+    return Include(
+        target=raw[1:-1].decode("utf-8", "replace"),
+        start=path.start_byte + 1,
+        end=path.end_byte - 1,
+        system=path.type == "system_lib_string",
+        line_start=line_start,
+        line_end=line_end,
+        alone_on_line=alone,
+        block=block,
+    )
+
+
+def _launch(data: bytes, config: Node) -> Launch | None:
+    call = config.parent
+    if call is None or call.type != "call_expression":
+        return None
+    kernel = call.child_by_field_name("function")
+    arg_list = call.child_by_field_name("arguments")
+    config_args = [c for c in config.named_children if c.type != "comment"]
+    args = _arguments(arg_list)
+    if kernel is None or arg_list is None or args is None or not 2 <= len(config_args) <= 4:
+        return None
+    open_span = (config.start_byte, config_args[0].start_byte)
+    close_span = (config_args[-1].end_byte, arg_list.start_byte + 1)
+    punctuation = _between(data, open_span) + _between(data, close_span)
+    return Launch(
+        kernel=(kernel.start_byte, kernel.end_byte),
+        kernel_is_template=_has_template_arguments(kernel),
+        config_open=open_span,
+        config=tuple((c.start_byte, c.end_byte) for c in config_args),
+        config_close=close_span,
+        args=args,
+        has_comments=b"/*" in punctuation or b"//" in punctuation,
+    )
+
+
+def _between(data: bytes, span: Span) -> bytes:
+    return data[span[0]:span[1]]
+
+
+def _has_template_arguments(node: Node) -> bool:
+    return node.type == "template_function" or any(
+        _has_template_arguments(c) for c in node.named_children if c.type != "argument_list"
+    )

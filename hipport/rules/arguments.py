@@ -1,0 +1,39 @@
+"""Argument rules named by table entries (``rule:`` in mappings/*.yaml)."""
+from __future__ import annotations
+
+import re
+
+from hipport.edits import Edit
+from hipport.parse.model import Reference
+from hipport.rules import argument_rule
+
+# Masks meaning "every lane of the warp": dropping them keeps the meaning.
+_FULL_MASK = re.compile(
+    rb"\(?\s*(?:0[xX][fF]{8}[uUlL]*|~0[uUlL]*|-1|__activemask\s*\(\s*\)|FULL_MASK|FULL_WARP_MASK)\s*\)?"
+)
+
+
+@argument_rule("drop-first-argument")
+def drop_first_argument(data: bytes, ref: Reference) -> tuple[tuple[Edit, ...], str] | None:
+    """`__shfl_down_sync(mask, v, d)` -> `__shfl_down(v, d)`: HIP's mask-less
+    warp functions act on the whole wavefront."""
+    if not ref.args or len(ref.args) < 2:
+        return None
+    (first_start, _), (second_start, _) = ref.args[0], ref.args[1]
+    mask = data[ref.args[0][0]:ref.args[0][1]]
+    note = "the mask argument was dropped"
+    if _FULL_MASK.fullmatch(mask) is None:
+        note += f" (it was `{mask.decode('utf-8', 'replace')}`, not a full mask: review)"
+    return (Edit(first_start, second_start, b""),), note
+
+
+@argument_rule("wrap-symbol-argument")
+def wrap_symbol_argument(data: bytes, ref: Reference) -> tuple[tuple[Edit, ...], str] | None:
+    """`cudaMemcpyToSymbol(sym, ...)` -> `hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)`."""
+    if not ref.args:
+        return None
+    start, end = ref.args[0]
+    if data[start:end].lstrip().startswith(b"HIP_SYMBOL"):
+        return (), "already wrapped"
+    return (Edit(start, start, b"HIP_SYMBOL("), Edit(end, end, b")")), \
+        "the symbol argument was wrapped in HIP_SYMBOL()"

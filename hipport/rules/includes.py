@@ -1,0 +1,50 @@
+"""`#include` targets: CUDA headers become HIP headers, without duplicates."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from hipport.edits import Edit, Fix
+from hipport.findings import Finding
+from hipport.rules import Context, file_rule
+from hipport.table.schema import Status
+
+# System headers with these prefixes belong to CUDA or its libraries.
+_CUDA_HEADER_PREFIXES = (
+    "cuda", "cu_", "cublas", "curand", "cufft", "cusparse", "cusolver", "cudnn", "nccl",
+    "nvrtc", "nvToolsExt", "nvtx3/", "cooperative_groups", "cub/", "sm_", "device_",
+    "crt/", "mma.h", "nvml",
+)
+
+
+@file_rule("includes")
+def rewrite_includes(ctx: Context) -> Iterator[Finding]:
+    seen: set[tuple[int, str]] = set()  # (conditional block, final target)
+    for inc in ctx.analysis.includes:
+        entry = ctx.table.lookup(inc.target)
+        if entry is None or entry.kind != "header":
+            seen.add((inc.block, inc.target))
+            if inc.system and inc.target.startswith(_CUDA_HEADER_PREFIXES):
+                yield Finding("HP900", f"<{inc.target}> looks like a CUDA header but is not in "
+                              "the catalogue; left unchanged", inc.start, inc.end,
+                              cuda_name=inc.target, library="headers")
+            continue
+        common = dict(cuda_name=entry.cuda, hip_name=entry.hip, library=entry.library)
+        if not entry.status.converts or entry.hip is None:
+            code = "HP903" if entry.status is Status.REMOVED else "HP901"
+            note = f": {entry.note}" if entry.note else ""
+            yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
+                          inc.start, inc.end, **common)
+            continue
+        key = (inc.block, entry.hip)
+        if key in seen and inc.alone_on_line:
+            fix = Fix((Edit(inc.line_start, inc.line_end, b""),), title="Remove duplicate include")
+            yield Finding("HP303", f"<{entry.cuda}> becomes <{entry.hip}>, already included "
+                          "above; line removed", inc.start, inc.end, fix=fix, **common)
+            continue
+        seen.add(key)
+        if entry.hip == entry.cuda:
+            continue
+        fix = Fix((Edit(inc.start, inc.end, entry.hip.encode()),),
+                  title=f"Include <{entry.hip}>")
+        yield Finding("HP302", f"<{entry.cuda}> -> <{entry.hip}>", inc.start, inc.end,
+                      fix=fix, **common)

@@ -1,0 +1,66 @@
+"""Table-driven renames: every CUDA reference the front end found."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from hipport.codes import LIBRARY_CODES
+from hipport.edits import Applicability, Edit, Fix
+from hipport.findings import Finding
+from hipport.parse.model import Reference, Role
+from hipport.rules import ARGUMENT_RULES, Context, file_rule
+from hipport.table.schema import Mapping, Status, parse_version
+
+
+@file_rule("renames")
+def rename_references(ctx: Context) -> Iterator[Finding]:
+    for ref in ctx.analysis.references:
+        entry = ctx.table.lookup(ref.name)
+        if entry is None:
+            yield Finding("HP900", f"`{ref.name}` looks like a CUDA API but is not in the "
+                          "catalogue; left unchanged", ref.start, ref.end, cuda_name=ref.name)
+        elif entry.kind == "header" or (entry.kind == "namespace") != (ref.role is Role.NAMESPACE):
+            continue  # e.g. a namespace name used as a variable: not this entry
+        else:
+            finding = _convert(ctx, ref, entry)
+            if finding is not None:
+                yield finding
+
+
+def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
+    common = dict(cuda_name=entry.cuda, hip_name=entry.hip, library=entry.library)
+    note = f": {entry.note}" if entry.note else ""
+    if entry.status is Status.UNSUPPORTED:
+        return Finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}",
+                       ref.start, ref.end, **common)
+    if entry.status is Status.REMOVED:
+        return Finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}",
+                       ref.start, ref.end, **common)
+    assert entry.hip is not None
+    target = ctx.settings.rocm_version
+    if target is not None and entry.rocm_added and parse_version(entry.rocm_added) > target:
+        return Finding("HP905", f"`{entry.cuda}` maps to `{entry.hip}`, which needs ROCm "
+                       f"{entry.rocm_added} (target {'.'.join(map(str, target))}){note}",
+                       ref.start, ref.end, **common)
+    edits: tuple[Edit, ...] = ()
+    if entry.hip != entry.cuda:
+        edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
+    detail = ""
+    if entry.rule is not None:
+        outcome = ARGUMENT_RULES[entry.rule](ctx.data, ref)
+        if outcome is None:
+            return Finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
+                           f"rewritten ({entry.rule}) and this use is not a plain call; "
+                           "convert it by hand", ref.start, ref.end, **common)
+        extra, detail = outcome
+        edits += extra
+    if not edits:
+        return None
+    applicability = Applicability.UNSAFE if entry.unsafe else Applicability.SAFE
+    code = LIBRARY_CODES.get(entry.library, "HP200")
+    if entry.status is Status.DEPRECATED:
+        code = "HP902"
+    elif applicability is Applicability.UNSAFE and not ctx.settings.unsafe_fixes:
+        code = "HP904"
+    message = f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "") + note
+    fix = Fix(edits, applicability, f"Replace `{entry.cuda}` with `{entry.hip}`")
+    return Finding(code, message, ref.start, ref.end, fix=fix, **common)

@@ -1,0 +1,14 @@
+"""Settings that change what a conversion produces (part of every cache key)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LAUNCH_SYNTAXES = ("keep", "hip")
+
+
+@dataclass(frozen=True)
+class Settings:
+    launch_syntax: str = "keep"  # keep `<<<...>>>` (valid HIP) or emit hipLaunchKernelGGL
+    unsafe_fixes: bool = False
+    rocm_version: tuple[int, ...] | None = None  # target ROCm; None = any
+    stability_check: bool = True  # convert the output again; a change is an internal error

@@ -1,0 +1,63 @@
+"""Source bytes and the one place where byte offsets become lines and columns."""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Location:
+    line: int  # 1-based
+    column: int  # 1-based, in characters of the decoded line
+
+
+@dataclass
+class LineIndex:
+    data: bytes
+    _starts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        find = self.data.find
+        pos = find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        self._starts = starts
+
+    @property
+    def line_count(self) -> int:
+        n = len(self._starts)
+        return n - 1 if self.data.endswith(b"\n") or not self.data else n
+
+    def line_of(self, offset: int) -> int:
+        """0-based line number of a byte offset."""
+        return bisect.bisect_right(self._starts, offset) - 1
+
+    def location(self, offset: int) -> Location:
+        line = self.line_of(offset)
+        start = self._starts[line]
+        prefix = self.data[start:offset]
+        if line == 0 and prefix.startswith(BOM):
+            prefix = prefix[len(BOM):]
+        column = len(prefix.decode("utf-8", errors="replace")) + 1
+        return Location(line + 1, column)
+
+    def line_text(self, line: int) -> bytes:
+        """The bytes of 1-based ``line`` without its line terminator."""
+        start = self._starts[line - 1]
+        end = self._starts[line] if line < len(self._starts) else len(self.data)
+        return self.data[start:end].rstrip(b"\r\n")
+
+    def line_span(self, line: int) -> tuple[int, int]:
+        """Byte span of 0-based ``line`` including its terminator."""
+        start = self._starts[line]
+        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.data)
+        return start, end
+
+
+def is_probably_binary(data: bytes) -> bool:
+    """Source files never contain NUL bytes in their first 8 KiB; binaries do."""
+    return b"\x00" in data[:8192]

@@ -1,0 +1,100 @@
+"""Properties of the whole conversion over generated CUDA-like sources and
+over arbitrary bytes."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hipport.api import convert_source
+from hipport.edits import apply_fixes
+from hipport.parse.syntax import SyntaxBackend
+from hipport.settings import Settings
+
+FRAGMENTS = [
+    "#include <cuda_runtime.h>", "#include <cuda.h>", '#include "my_cuda.h"',
+    "#include <cublas_v2.h>", "#include <curand.h>", "#define CHECK(x) if ((x) != cudaSuccess) abort()",
+    "#ifdef __CUDACC__", "#if CUDART_VERSION >= 11000", "#else", "#endif",
+    "cudaStream_t s;", "float* d = nullptr;", "void f() { cudaMalloc(&d, 16); }",
+    "void g() { cudaFree(d); obj.cudaFree(1); ns::cudaMalloc(2); }",
+    "__global__ void k(float* p) { p[threadIdx.x] = __shfl_down_sync(0xffffffff, p[0], 1); }",
+    "void h() { k<<<1, 64>>>(d); k<<<dim3(2), 32, 0, s>>>(d); }",
+    "template <typename T, int N> __global__ void t(T* p) {}",
+    "void l() { t<float, 2><<<1, 1>>>(d); }",
+    '// cudaMalloc in a comment', '/* cudaFree(d) */', 'const char* m = "cudaMalloc failed";',
+    "cudaError_t e = cudaGetLastError();", "int my_cudaMalloc = 0;", "// caf\u00e9 \u00fc",
+    "void z() { cudaMemcpyToSymbol(sym, h, 4); }", "cudaUnknownThing(1);", "{", "}", ";",
+    "<<<", ">>>", '"', "'", "/*", "#include", "#define X(", "\\",
+]
+SEPARATORS = st.sampled_from(["\n", "\r\n", " ", "\n\n", "\t"])
+
+
+@st.composite
+def cuda_like(draw) -> bytes:
+    parts = draw(st.lists(st.sampled_from(FRAGMENTS), max_size=14))
+    text = "".join(p + draw(SEPARATORS) for p in parts)
+    return text.encode("utf-8")
+
+
+SETTINGS = st.builds(Settings, launch_syntax=st.sampled_from(["keep", "hip"]),
+                     unsafe_fixes=st.booleans())
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_never_raise(data):
+    result = convert_source(data)
+    assert isinstance(result.output, bytes)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(cuda_like(), SETTINGS)
+def test_idempotent(source, config):
+    once = convert_source(source, config).output
+    assert convert_source(once, config).output == once
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(cuda_like(), SETTINGS)
+def test_no_new_parse_errors(source, config):
+    backend = SyntaxBackend()
+    before = backend.error_count(source)
+    after = backend.error_count(convert_source(source, config).output)
+    assert after <= before
+    if before == 0:
+        assert after == 0
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(cuda_like(), SETTINGS)
+def test_output_is_exactly_the_applied_fixes(source, config):
+    result = convert_source(source, config)
+    fixes = [f.finding.fix for f in result.findings if f.applied and f.finding.fix]
+    replay = apply_fixes(source, fixes)
+    assert replay.skipped == ()
+    assert replay.data == result.output
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(cuda_like())
+def test_no_applied_fix_touches_comments_or_strings(source):
+    result = convert_source(source)
+    tree_backend = SyntaxBackend()
+    tree = tree_backend._parser.parse(source)
+    protected = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type in ("comment", "string_literal", "raw_string_literal", "char_literal"):
+            protected.append((node.start_byte, node.end_byte))
+        else:
+            stack.extend(node.children)
+    for f in result.findings:
+        if f.applied and f.finding.fix:
+            for e in f.finding.fix.edits:
+                if e.start == e.end:
+                    continue
+                for s, t in protected:
+                    # An #include's quoted path is the one string we rewrite.
+                    if f.code in ("HP302", "HP303"):
+                        continue
+                    assert not (e.start < t and s < e.end), (source, e, (s, t))

@@ -1,0 +1,313 @@
+"""Locate and drive the HIP (hipcc) and CUDA (nvcc) compilers for tests.
+
+The toolchain is installed by ``scripts/setup-toolchain.sh``:
+
+* hipcc and the ROCm -dev packages come from Debian.  On Debian 12 the
+  hipBLAS/hipFFT/hipCUB/rocThrust/hipSOLVER headers are unpacked from trixie
+  into ``.toolchain/rocm-extra`` and announced through the environment
+  variable ``HIPPORT_HIP_EXTRA_INCLUDES`` (written to ``.toolchain/env``).
+* nvcc is the CUDA toolkit's (``/usr/local/cuda/bin/nvcc``); the cuBLAS,
+  cuRAND and cuFFT headers come from the ``nvidia-*`` PyPI wheels of the
+  ``test`` extra, which install into ``site-packages/nvidia/cu13/include``.
+
+Everything here only *compiles* (``-c``); no GPU is needed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import site
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TOOLCHAIN_DIR = REPO_ROOT / ".toolchain"
+ROCM_EXTRA_INCLUDE = TOOLCHAIN_DIR / "rocm-extra" / "usr" / "include"
+
+EXTRA_INCLUDES_ENV = "HIPPORT_HIP_EXTRA_INCLUDES"
+HIP_OFFLOAD_ARCH = "gfx90a"
+CUDA_ARCH = "sm_80"
+CXX_STD = "-std=c++17"
+NVCC_FALLBACK = Path("/usr/local/cuda/bin/nvcc")
+DEFAULT_TIMEOUT = 600.0
+
+# Headers that identify an nvidia wheel include dir worth passing to nvcc.
+_CUDA_LIBRARY_HEADERS = (
+    "cublas_v2.h",
+    "curand.h",
+    "cufft.h",
+    "cusparse.h",
+    "cusolverDn.h",
+)
+
+PathLike = str | os.PathLike[str]
+
+
+# --------------------------------------------------------------- locating --
+def _executable(path: Path) -> str | None:
+    return str(path) if path.is_file() and os.access(path, os.X_OK) else None
+
+
+def hipcc_path() -> str | None:
+    """Path of ``hipcc`` (PATH first, then /usr/bin and /opt/rocm/bin)."""
+    found = shutil.which("hipcc")
+    if found:
+        return found
+    for candidate in (Path("/usr/bin/hipcc"), Path("/opt/rocm/bin/hipcc")):
+        exe = _executable(candidate)
+        if exe:
+            return exe
+    return None
+
+
+def nvcc_path() -> str | None:
+    """Path of ``nvcc`` (PATH first, then /usr/local/cuda/bin/nvcc)."""
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    return _executable(NVCC_FALLBACK)
+
+
+# --------------------------------------------------------- include paths --
+def _unique_dirs(paths: Iterable[Path]) -> list[Path]:
+    seen: set[Path] = set()
+    out: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            continue
+        real = path.resolve()
+        if real in seen:
+            continue
+        seen.add(real)
+        out.append(path)
+    return out
+
+
+def hip_include_dirs() -> list[Path]:
+    """Extra include dirs for hipcc (empty when everything is system-wide).
+
+    ``HIPPORT_HIP_EXTRA_INCLUDES`` (colon separated) wins when it is set, even
+    to the empty string (Debian 13); otherwise ``.toolchain/rocm-extra`` is
+    used when it exists (Debian 12 without ``. .toolchain/env``).
+    """
+    value = os.environ.get(EXTRA_INCLUDES_ENV)
+    if value is not None:
+        candidates = [Path(p) for p in value.split(os.pathsep) if p.strip()]
+    else:
+        candidates = [ROCM_EXTRA_INCLUDE]
+    return _unique_dirs(candidates)
+
+
+def hip_include_args() -> list[str]:
+    """hipcc arguments for :func:`hip_include_dirs`.
+
+    ``-isystem`` puts them ahead of /usr/include (so the newer rocPRIM that
+    hipCUB/rocThrust need shadows Debian 12's rocPRIM 5.3) and silences
+    warnings coming from those headers.
+    """
+    args: list[str] = []
+    for path in hip_include_dirs():
+        args += ["-isystem", str(path)]
+    return args
+
+
+def _site_dirs() -> list[Path]:
+    dirs: list[str] = []
+    try:
+        dirs += site.getsitepackages()
+    except AttributeError:  # some virtualenv flavours
+        pass
+    try:
+        dirs.append(site.getusersitepackages())
+    except AttributeError:
+        pass
+    for key in ("purelib", "platlib"):
+        dirs.append(sysconfig.get_paths()[key])
+    dirs += [p for p in sys.path if p]
+    return _unique_dirs(Path(d) for d in dirs)
+
+
+def _nvidia_roots() -> list[Path]:
+    roots: list[Path] = []
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations is not None:
+        roots += [Path(p) for p in spec.submodule_search_locations]
+    roots += [d / "nvidia" for d in _site_dirs()]
+    return _unique_dirs(roots)
+
+
+def cuda_include_dirs() -> list[Path]:
+    """Include dirs of the installed nvidia-* wheels holding library headers.
+
+    CUDA 13 wheels share ``nvidia/cu13/include``; CUDA 12 ones use
+    ``nvidia/<lib>/include``.  Only dirs with a cuBLAS/cuRAND/cuFFT/...
+    header are returned, so e.g. a stray ``nvidia/cuda_runtime/include``
+    cannot shadow the toolkit's own runtime headers.
+    """
+    found: list[Path] = []
+    env = os.environ.get("HIPPORT_CUDA_EXTRA_INCLUDES")
+    extra = [Path(p) for p in env.split(os.pathsep) if p] if env else [
+        TOOLCHAIN_DIR / "cuda-extra" / "include"]
+    found += [p for p in extra if p.is_dir()]
+    for root in _nvidia_roots():
+        for inc in sorted(root.glob("*/include")):
+            if any((inc / h).is_file() for h in _CUDA_LIBRARY_HEADERS):
+                found.append(inc)
+    return _unique_dirs(found)
+
+
+def cuda_include_args() -> list[str]:
+    """nvcc arguments for :func:`cuda_include_dirs`.
+
+    ``-isystem`` keeps them after nvcc's own ``-I<toolkit>/include``.
+    """
+    args: list[str] = []
+    for path in cuda_include_dirs():
+        args += ["-isystem", str(path)]
+    return args
+
+
+# -------------------------------------------------------------- compiling --
+def hip_env() -> dict[str, str]:
+    """Environment for hipcc: force the AMD platform.
+
+    Without ``HIP_PLATFORM=amd`` hipcc 5.x picks the NVIDIA platform as soon as
+    nvcc is on PATH and fails on ``--offload-arch``.
+    """
+    env = dict(os.environ)
+    env["HIP_PLATFORM"] = "amd"
+    env.pop("HIPCC_VERBOSE", None)
+    return env
+
+
+def _run(
+    cmd: list[str],
+    output: PathLike | None,
+    env: dict[str, str] | None,
+    timeout: float,
+) -> subprocess.CompletedProcess[str]:
+    if output is not None:
+        return subprocess.run(
+            cmd + ["-o", os.fspath(output)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    with tempfile.TemporaryDirectory(prefix="hipport-cc-") as tmp:
+        return subprocess.run(
+            cmd + ["-o", str(Path(tmp) / "out.o")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+
+def hip_compile_command(path: PathLike, *, extra_args: Sequence[str] = ()) -> list[str]:
+    """The hipcc command line (without ``-o``) used by :func:`compile_hip`."""
+    hipcc = hipcc_path()
+    if hipcc is None:
+        raise FileNotFoundError("hipcc not found; run scripts/setup-toolchain.sh")
+    # ``-x hip`` makes any suffix (.cu, .cpp, .cc, .cxx, .c, ...) device code.
+    return [
+        hipcc,
+        f"--offload-arch={HIP_OFFLOAD_ARCH}",
+        CXX_STD,
+        *hip_include_args(),
+        *extra_args,
+        "-c",
+        "-x",
+        "hip",
+        os.fspath(path),
+    ]
+
+
+def compile_hip(
+    path: PathLike,
+    *,
+    extra_args: Sequence[str] = (),
+    output: PathLike | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> subprocess.CompletedProcess[str]:
+    """Compile ``path`` as HIP for gfx90a (``hipcc -c``); never raises on errors.
+
+    The object goes to ``output``, or to a temporary file that is deleted.
+    Check ``returncode`` / ``stderr`` of the result.
+    """
+    cmd = hip_compile_command(path, extra_args=extra_args)
+    return _run(cmd, output, hip_env(), timeout)
+
+
+def cuda_compile_command(
+    path: PathLike, *, extra_args: Sequence[str] = ()
+) -> list[str]:
+    """The nvcc command line (without ``-o``) used by :func:`compile_cuda`."""
+    nvcc = nvcc_path()
+    if nvcc is None:
+        raise FileNotFoundError("nvcc not found (PATH, /usr/local/cuda/bin/nvcc)")
+    # ``-x cu``: .cpp/.cc files are CUDA too (nvcc would treat them as host C++).
+    return [
+        nvcc,
+        f"-arch={CUDA_ARCH}",
+        CXX_STD,
+        *cuda_include_args(),
+        *extra_args,
+        "-c",
+        "-x",
+        "cu",
+        os.fspath(path),
+    ]
+
+
+def compile_cuda(
+    path: PathLike,
+    extra_args: Sequence[str] = (),
+    *,
+    output: PathLike | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> subprocess.CompletedProcess[str]:
+    """Compile ``path`` as CUDA for sm_80 (``nvcc -c``); never raises on errors."""
+    cmd = cuda_compile_command(path, extra_args=extra_args)
+    return _run(cmd, output, None, timeout)
+
+
+# ----------------------------------------------------------------- pytest --
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
+
+
+def _missing(message: str) -> NoReturn:
+    import pytest
+
+    if _in_ci():
+        pytest.fail(f"{message} (required when CI=true)", pytrace=False)
+    pytest.skip(message)
+
+
+def require_hipcc() -> str:
+    """Return hipcc's path; skip the test without it (fail it when CI=true)."""
+    path = hipcc_path()
+    if path is None:
+        _missing("hipcc not found; run scripts/setup-toolchain.sh")
+    return path
+
+
+def require_nvcc() -> str:
+    """Return nvcc's path; skip the test without it (fail it when CI=true)."""
+    path = nvcc_path()
+    if path is None:
+        _missing("nvcc not found (PATH, /usr/local/cuda/bin/nvcc)")
+    return path

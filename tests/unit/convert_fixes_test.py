@@ -1,0 +1,97 @@
+"""Rewrites: each case is (before, after)."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.api import convert_source
+from hipport.settings import Settings
+
+FIXES = [
+    pytest.param("void f() { cudaMalloc(&p, n); }", "void f() { hipMalloc(&p, n); }", id="call"),
+    pytest.param("void f() { CHECK(cudaMalloc(&p, n)); }",
+                 "void f() { CHECK(hipMalloc(&p, n)); }", id="call-inside-macro-call"),
+    pytest.param("auto f = &cudaFree;", "auto f = &hipFree;", id="function-address"),
+    pytest.param("void f() { ::cudaFree(p); }", "void f() { ::hipFree(p); }", id="global-scope"),
+    pytest.param("cudaStream_t s;", "hipStream_t s;", id="type"),
+    pytest.param("std::vector<cudaEvent_t> v;", "std::vector<hipEvent_t> v;",
+                 id="template-argument"),
+    pytest.param("void f(cudaStream_t s, cudaError_t* e);",
+                 "void f(hipStream_t s, hipError_t* e);", id="parameter-types"),
+    pytest.param("auto k = cudaMemcpyHostToDevice;", "auto k = hipMemcpyHostToDevice;",
+                 id="enum-value"),
+    pytest.param("#define CHECK(x) if ((x) != cudaSuccess) abort()\n",
+                 "#define CHECK(x) if ((x) != hipSuccess) abort()\n", id="define-body"),
+    pytest.param('#define CHECK(x) do { cudaError_t e = (x); puts("cudaError_t"); } while (0)\n',
+                 '#define CHECK(x) do { hipError_t e = (x); puts("cudaError_t"); } while (0)\n',
+                 id="define-body-keeps-string"),
+    pytest.param("#define FREE(cudaFree) cudaFree(p)\n", "#define FREE(cudaFree) cudaFree(p)\n",
+                 id="macro-parameter-named-like-api-stays"),
+    pytest.param("#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n", id="include"),
+    pytest.param('#include "cuda_runtime.h"\n', '#include "hip/hip_runtime.h"\n',
+                 id="quoted-include"),
+    pytest.param("#include <cuda.h>\n#include <cuda_runtime.h>\n#include <vector>\n",
+                 "#include <hip/hip_runtime.h>\n#include <vector>\n", id="include-dedupe"),
+    pytest.param("#ifdef USE_A\n#include <cuda.h>\n#else\n#include <cuda_runtime.h>\n#endif\n",
+                 "#ifdef USE_A\n#include <hip/hip_runtime.h>\n#else\n#include <hip/hip_runtime.h>\n"
+                 "#endif\n", id="include-in-both-branches-kept"),
+    pytest.param("#if X\nvoid a() { cudaFree(p); }\n#else\nvoid b() { cudaFree(q); }\n#endif\n",
+                 "#if X\nvoid a() { hipFree(p); }\n#else\nvoid b() { hipFree(q); }\n#endif\n",
+                 id="every-branch"),
+    pytest.param("__device__ float f(float v) { return __shfl_down_sync(0xffffffff, v, 1); }",
+                 "__device__ float f(float v) { return __shfl_down(v, 1); }",
+                 id="shfl-sync-mask-dropped"),
+    pytest.param("void f() { cudaMemcpyToSymbol(c_w, h, sizeof(h)); }",
+                 "void f() { hipMemcpyToSymbol(HIP_SYMBOL(c_w), h, sizeof(h)); }",
+                 id="symbol-wrapped"),
+    pytest.param("void f() {\r\n  cudaFree(p);\r\n}\r\n", "void f() {\r\n  hipFree(p);\r\n}\r\n",
+                 id="crlf-kept"),
+    pytest.param("\ufeffvoid f() { cudaFree(p); }\n", "\ufeffvoid f() { hipFree(p); }\n",
+                 id="bom-kept"),
+    pytest.param("void f() {\tcudaFree(p);   \n}\n", "void f() {\thipFree(p);   \n}\n",
+                 id="tabs-and-trailing-space-kept"),
+    pytest.param('void f() { cudaFree(p); /* é ü */ puts("ß"); cudaFree(q); }',
+                 'void f() { hipFree(p); /* é ü */ puts("ß"); hipFree(q); }', id="non-ascii"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), FIXES)
+def test_rewrite(before, after):
+    assert convert_source(before).output.decode("utf-8") == after
+
+
+LAUNCHES = [
+    pytest.param("void h() { k<<<g, b>>>(x, y); }",
+                 "void h() { hipLaunchKernelGGL(k, g, b, 0, 0, x, y); }", id="two-config-args"),
+    pytest.param("void h() { k<<<g, b, shm>>>(x); }",
+                 "void h() { hipLaunchKernelGGL(k, g, b, shm, 0, x); }", id="three-config-args"),
+    pytest.param("void h() { k<<<dim3(g), b, 0, s>>>(); }",
+                 "void h() { hipLaunchKernelGGL(k, dim3(g), b, 0, s); }", id="four-no-args"),
+    pytest.param("void h() { scale<float, 4><<<g, b, 0, s>>>(p, 2.0f, n); }",
+                 "void h() { hipLaunchKernelGGL(HIP_KERNEL_NAME(scale<float, 4>), g, b, 0, s, "
+                 "p, 2.0f, n); }", id="template-with-comma"),
+    pytest.param("void h() { k<<<g, b, 0, cudaStreamPerThread>>>(d_cudaFree); }",
+                 "void h() { hipLaunchKernelGGL(k, g, b, 0, hipStreamPerThread, d_cudaFree); }",
+                 id="renames-inside-launch"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), LAUNCHES)
+def test_launch_syntax_hip(before, after):
+    assert convert_source(before, Settings(launch_syntax="hip")).output.decode() == after
+
+
+@pytest.mark.parametrize(("before", "_after"), LAUNCHES)
+def test_launch_syntax_kept_by_default(before, _after):
+    out = convert_source(before).output.decode()
+    assert "<<<" in out and "hipLaunchKernelGGL" not in out
+
+
+def test_non_utf8_bytes_outside_edits_are_preserved():
+    before = b"// caf\xe9 \xff\xfe\nvoid f() { cudaFree(p); }\n"
+    assert convert_source(before).output == b"// caf\xe9 \xff\xfe\nvoid f() { hipFree(p); }\n"
+
+
+def test_conversion_is_idempotent_on_its_output():
+    once = convert_source("#include <cuda.h>\nvoid f() { cudaFree(p); k<<<1, 2>>>(); }",
+                          Settings(launch_syntax="hip")).output
+    assert convert_source(once, Settings(launch_syntax="hip")).output == once

@@ -1,0 +1,39 @@
+"""Look-alikes that must come out byte-for-byte unchanged."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.api import convert_source
+
+NOOPS = [
+    pytest.param('puts("cudaMalloc failed");\n', id="string-literal"),
+    pytest.param("// cudaMalloc(&p, n);\n", id="line-comment"),
+    pytest.param("/* cudaFree(p);\n   cudaStream_t s; */\n", id="block-comment"),
+    pytest.param('const char* s = R"(cudaMalloc(&p, n))";\n', id="raw-string"),
+    pytest.param("char c = 'c'; wchar_t w = L'x';\n", id="char-literals"),
+    pytest.param("void f() { my_cudaMalloc(&p, n); }\n", id="prefixed-user-identifier"),
+    pytest.param("void f() { cudaMalloc_wrapper(&p, n); }\n", id="suffixed-user-identifier"),
+    pytest.param("void f() { obj.cudaMalloc(&p, n); ptr->cudaFree(p); }\n", id="members"),
+    pytest.param("void f() { mylib::cudaMalloc(&p, n); }\n", id="user-namespace"),
+    pytest.param("namespace mylib { int cudaFree(void*); }\n", id="declared-in-namespace"),
+    pytest.param("int cudaMalloc(void** p, unsigned long n);\n"
+                 "void f() { cudaMalloc(&p, 4); }\n", id="file-declares-same-name-function"),
+    pytest.param("#define cudaFree(p) my_free(p)\nvoid f() { cudaFree(p); }\n",
+                 id="file-defines-same-name-macro"),
+    pytest.param("struct S { int cudaFree; };\nvoid f(S s) { s.cudaFree = 1; }\n",
+                 id="struct-field"),
+    pytest.param('#include "my_cuda_utils.h"\n#include <vector>\n', id="user-include"),
+    pytest.param("#pragma unroll\nfor (int i = 0; i < 4; ++i) {}\n", id="pragma"),
+    pytest.param('#error "cudaMalloc is required"\n', id="error-directive-text"),
+    pytest.param("#include <hip/hip_runtime.h>\nvoid f() { hipMalloc(&p, n); }\n",
+                 id="already-hip"),
+    pytest.param("#define STR(x) #x\n#define CAT(a, b) a##cudaFree\n", id="stringize-and-paste"),
+    pytest.param("", id="empty-file"),
+]
+
+
+@pytest.mark.parametrize("source", NOOPS)
+def test_unchanged(source):
+    result = convert_source(source)
+    assert result.output == source.encode()
+    assert not any(f.applied for f in result.findings)
