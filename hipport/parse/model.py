@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from hipport.table.names import CandidateNames
@@ -62,6 +62,9 @@ class Analysis:
     declared: set[str] = field(default_factory=set)  # CUDA-looking names the file declares
     error_count: int = 0
     first_error: int | None = None  # byte offset of the first parse error
+    # The backend's own syntax tree (a tree_sitter.Tree for the syntax
+    # backend), for rules that need more than references; None otherwise.
+    tree: Any = None
 
 
 class Backend(Protocol):

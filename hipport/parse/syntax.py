@@ -92,7 +92,7 @@ class SyntaxBackend:
 
     def analyze(self, data: bytes, names: CandidateNames) -> Analysis:
         tree = self._parser.parse(data)
-        result = Analysis()
+        result = Analysis(tree=tree)
         result.error_count, result.first_error = _count_errors(tree.root_node)
         captures = QueryCursor(_query(names.pattern)).captures(tree.root_node)
         for node in captures.get("ident", ()):
