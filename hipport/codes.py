@@ -1,81 +1,21 @@
-"""Diagnostic codes: stable ids, kebab-case names and one-line summaries."""
+"""Diagnostic codes: stable ids, kebab-case names and one-line summaries.
+
+Each area keeps its codes in its own module under ``hipport.diagnostics``;
+this module gathers them and answers lookups."""
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
+from hipport.diagnostics.build import BUILD_CODES
+from hipport.diagnostics.core import CORE_CODES
+from hipport.diagnostics.hazards import HAZARDS_CODES
+from hipport.diagnostics.model import Code, Severity
 
+__all__ = ["Code", "Severity", "CODES", "BY_NAME", "LIBRARY_CODES", "LEDGER_CODES", "lookup"]
 
-class Severity(enum.Enum):
-    INFO = "info"
-    WARNING = "warning"
-    ERROR = "error"
+_ALL = CORE_CODES + HAZARDS_CODES + BUILD_CODES
+CODES: dict[str, Code] = {c.code: c for c in _ALL}
+BY_NAME: dict[str, Code] = {c.name: c for c in _ALL}
+assert len(CODES) == len(BY_NAME) == len(_ALL), "duplicate diagnostic code or name"
 
-
-@dataclass(frozen=True)
-class Code:
-    code: str
-    name: str
-    summary: str
-    severity: Severity
-
-
-_CODES = (
-    Code("HP001", "input-parse-error", "The input has syntax the parser could not read; "
-         "conversion was best effort around it.", Severity.WARNING),
-    Code("HP002", "unreadable-input", "The file could not be read or is not source text "
-         "(binary content); it was skipped.", Severity.ERROR),
-    Code("HP003", "introduced-parse-error", "Converting would have introduced a parse error; "
-         "the file was left unchanged.", Severity.ERROR),
-    Code("HP004", "unstable-conversion", "Converting the converted file again changed it; "
-         "the file was left unchanged (an internal error, please report it).", Severity.ERROR),
-    Code("HP005", "overlapping-fix", "Two fixes overlapped; one was not applied.", Severity.WARNING),
-    Code("HP006", "internal-error", "hipport failed on this file; it was left unchanged "
-         "(please report it).", Severity.ERROR),
-    Code("HP101", "runtime-api", "CUDA runtime API name with a HIP equivalent.", Severity.INFO),
-    Code("HP110", "driver-api", "CUDA driver API name with a HIP equivalent.", Severity.INFO),
-    Code("HP120", "device-api", "CUDA device function, intrinsic or type with a HIP equivalent.",
-         Severity.INFO),
-    Code("HP121", "cooperative-groups-api", "Cooperative groups name with a HIP equivalent.",
-         Severity.INFO),
-    Code("HP200", "library-api", "CUDA library API name with a ROCm library equivalent.",
-         Severity.INFO),
-    Code("HP201", "cublas-api", "cuBLAS name with a hipBLAS equivalent.", Severity.INFO),
-    Code("HP202", "cufft-api", "cuFFT name with a hipFFT equivalent.", Severity.INFO),
-    Code("HP203", "curand-api", "cuRAND name with a hipRAND equivalent.", Severity.INFO),
-    Code("HP204", "cusparse-api", "cuSPARSE name with a hipSPARSE equivalent.", Severity.INFO),
-    Code("HP205", "cusolver-api", "cuSOLVER name with a hipSOLVER equivalent.", Severity.INFO),
-    Code("HP206", "cub-api", "CUB name with a hipCUB equivalent.", Severity.INFO),
-    Code("HP207", "nccl-api", "NCCL name; RCCL provides it.", Severity.INFO),
-    Code("HP208", "nvrtc-api", "NVRTC name with a hipRTC equivalent.", Severity.INFO),
-    Code("HP209", "nvtx-api", "NVTX name with a roctx equivalent.", Severity.INFO),
-    Code("HP210", "cucomplex-api", "cuComplex name with a hip_complex equivalent.", Severity.INFO),
-    Code("HP211", "cudnn-api", "cuDNN name with a MIOpen equivalent.", Severity.INFO),
-    Code("HP212", "cublaslt-api", "cuBLASLt name with a hipBLASLt equivalent.", Severity.INFO),
-    Code("HP301", "kernel-launch", "Kernel launch `<<<...>>>` rewritten as hipLaunchKernelGGL.",
-         Severity.INFO),
-    Code("HP302", "include", "CUDA header include rewritten to its HIP header.", Severity.INFO),
-    Code("HP303", "duplicate-include", "Include made redundant by conversion removed.",
-         Severity.INFO),
-    Code("HP304", "warp-sync-mask-dropped", "Warp `_sync` intrinsic rewritten to HIP's "
-         "mask-less form; the mask argument was dropped.", Severity.INFO),
-    Code("HP305", "hip-symbol-wrapped", "Symbol argument wrapped in HIP_SYMBOL().",
-         Severity.INFO),
-    Code("HP900", "unmapped-cuda-api", "CUDA-looking name that hipport's catalogue does not "
-         "know; left unchanged.", Severity.WARNING),
-    Code("HP901", "unsupported-cuda-api", "CUDA API with no HIP equivalent; left unchanged.",
-         Severity.WARNING),
-    Code("HP902", "deprecated-hip-api", "Converted to a HIP API that ROCm marks deprecated.",
-         Severity.WARNING),
-    Code("HP903", "removed-cuda-api", "CUDA API removed from CUDA itself; left unchanged.",
-         Severity.WARNING),
-    Code("HP904", "unsafe-rename", "Rename needs review (applied only with --unsafe-fixes).",
-         Severity.WARNING),
-    Code("HP905", "hip-target-too-new", "The HIP counterpart needs a newer ROCm than the "
-         "target version; left unchanged.", Severity.WARNING),
-)
-
-CODES: dict[str, Code] = {c.code: c for c in _CODES}
-BY_NAME: dict[str, Code] = {c.name: c for c in _CODES}
 
 # Library id (as in mappings/*.yaml) -> code used for its renames.
 LIBRARY_CODES: dict[str, str] = {

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
 
 from hipport.edits import Applicability, Fix, apply_fixes
 from hipport.findings import Finding, LocatedFinding
@@ -30,10 +32,10 @@ class ConversionResult:
         return any(f.code in ("HP002", "HP003", "HP004", "HP006") for f in self.findings)
 
 
-def find_fixes(data: bytes, backend: Backend, table: MappingTable,
-               settings: Settings) -> tuple[list[Finding], Analysis]:
+def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
+               path: Path | None = None) -> tuple[list[Finding], Analysis]:
     """All findings for ``data`` and its analysis; nothing applied."""
-    analysis = backend.analyze(data, table.candidates)
+    analysis = backend.analyze(data, table.candidates, path)
     ctx = Context(data, analysis, table, settings)
     findings: list[Finding] = []
     if analysis.error_count:
@@ -52,28 +54,48 @@ def _allowed(fix: Fix | None, settings: Settings) -> bool:
     return fix.applicability >= needed
 
 
-def convert_bytes(data: bytes, backend: Backend, table: MappingTable,
-                  settings: Settings) -> ConversionResult:
-    index = LineIndex(data)
+def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
+                  path: Path | None = None) -> ConversionResult:
     if is_probably_binary(data):
         finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
-        return _result(data, data, index, [finding], set())
-    findings, analysis = find_fixes(data, backend, table, settings)
-    errors_before = analysis.error_count
+        return apply_findings(data, [finding], settings)
+    findings, analysis = find_fixes(data, backend, table, settings, path)
+
+    def verify(output: bytes, had_skips: bool) -> Finding | None:
+        # Round-trips through the same backend; the path is kept so a
+        # semantic backend sees the same compile flags.
+        return _verify(output, analysis.error_count, backend, table, settings,
+                       expect_stable=not had_skips)
+
+    return apply_findings(data, findings, settings, verify, frozenset(analysis.declared))
+
+
+Verifier = Callable[[bytes, bool], "Finding | None"]
+
+
+def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
+                   verify: Verifier | None = None,
+                   declared: frozenset[str] = frozenset()) -> ConversionResult:
+    """Apply the allowed fixes of ``findings`` to ``data`` and build the result.
+
+    ``verify(output, had_skips)`` may veto the output with a finding, in which
+    case the original bytes are kept.  Any front end (sources, build files)
+    ends here, so every file kind is applied, counted and located the same way.
+    """
     fixes = [f.fix for f in findings if f.fix is not None and _allowed(f.fix, settings)]
     applied = apply_fixes(data, fixes)
     applied_ids = {id(f) for f in applied.applied}
+    findings = list(findings)
     for fix in applied.skipped:
         findings.append(Finding("HP005", f"not applied, overlaps another fix: {fix.title}",
                                 fix.start, fix.end))
     output = applied.data
-    if output != data:
-        problem = _verify(output, errors_before, backend, table, settings,
-                          expect_stable=not applied.skipped)
+    if output != data and verify is not None:
+        problem = verify(output, bool(applied.skipped))
         if problem is not None:
             findings.append(problem)
             output, applied_ids = data, set()
-    return _result(data, output, index, findings, applied_ids, frozenset(analysis.declared))
+    return _result(data, output, LineIndex(data), findings, applied_ids, declared)
 
 
 def _verify(output: bytes, errors_before: int, backend: Backend, table: MappingTable,

@@ -95,7 +95,7 @@ class _Worker:
             finding = Finding("HP002", f"cannot read: {exc.strerror}", 0, 0)
             located = LocatedFinding(finding, Location(1, 1), Location(1, 1), False)
             return FileResult(job.display, Outcome.FAILED, (located,), error=str(exc.strerror))
-        result = convert_bytes(data, self.backend, self.table, self.options.settings)
+        result = convert_bytes(data, self.backend, self.table, self.options.settings, job.source)
         outcome = _outcome(result)
         diff = ""
         if mode is Mode.DIFF and result.changed:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -72,8 +73,10 @@ class Backend(Protocol):
 
     name: str
 
-    def analyze(self, data: bytes, names: CandidateNames) -> Analysis:
-        """References whose names ``names`` matches, plus includes and launches."""
+    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None) -> Analysis:
+        """References whose names ``names`` matches, plus includes and launches.
+        ``path`` is where ``data`` was read from, when it came from a file
+        (a semantic backend needs it to find compile flags and includes)."""
         ...
 
     def error_count(self, data: bytes) -> int:

@@ -7,6 +7,7 @@ tokenized by ``pptokens``.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
@@ -90,7 +91,7 @@ class SyntaxBackend:
     def error_count(self, data: bytes) -> int:
         return _count_errors(self._parser.parse(data).root_node)[0]
 
-    def analyze(self, data: bytes, names: CandidateNames) -> Analysis:
+    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None) -> Analysis:
         tree = self._parser.parse(data)
         result = Analysis(tree=tree)
         result.error_count, result.first_error = _count_errors(tree.root_node)

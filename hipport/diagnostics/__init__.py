@@ -1,0 +1,1 @@
+"""Diagnostic codes, one module per area."""
