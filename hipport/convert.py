@@ -37,7 +37,7 @@ def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Set
     """All findings for ``data`` and its analysis; nothing applied."""
     analysis = backend.analyze(data, table.candidates, path)
     ctx = Context(data, analysis, table, settings)
-    findings: list[Finding] = []
+    findings: list[Finding] = list(analysis.diagnostics)
     if analysis.error_count:
         at = analysis.first_error or 0
         findings.append(Finding("HP001", f"{analysis.error_count} syntax error(s) the parser "

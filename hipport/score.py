@@ -6,8 +6,13 @@ from dataclasses import dataclass, field
 from hipport.codes import LEDGER_CODES
 from hipport.findings import LocatedFinding
 
-# Codes whose findings are conversions of a CUDA reference (applied or not).
-_NOT_REFERENCES = frozenset({"HP001", "HP002", "HP003", "HP004", "HP005", "HP006", "HP303"})
+# Codes whose findings are CUDA references (API renames, includes, launches,
+# argument rules, ledger); hazards and tool problems are not references.
+_REFERENCE_CODES = frozenset({"HP301", "HP302", "HP304", "HP305"})
+
+
+def is_reference(code: str) -> bool:
+    return code[2] in "129" or code in _REFERENCE_CODES
 
 
 @dataclass
@@ -23,11 +28,11 @@ class FileStats:
            findings: list[LocatedFinding]) -> FileStats:
         converted = unconverted = 0
         for f in findings:
-            if f.code in _NOT_REFERENCES:
+            if not is_reference(f.code):
                 continue
             if f.applied:
                 converted += 1
-            elif f.code in LEDGER_CODES or f.finding.fix is not None or f.code in ("HP904",):
+            elif f.code in LEDGER_CODES or f.finding.fix is not None:
                 unconverted += 1
         return cls(lines, changed_lines, size, converted, unconverted)
 

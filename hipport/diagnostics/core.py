@@ -15,6 +15,8 @@ CORE_CODES = (
     Code("HP005", "overlapping-fix", "Two fixes overlapped; one was not applied.", Severity.WARNING),
     Code("HP006", "internal-error", "hipport failed on this file; it was left unchanged "
          "(please report it).", Severity.ERROR),
+    Code("HP007", "semantic-fallback", "The semantic front end could not parse this file; "
+         "the syntax front end was used instead.", Severity.WARNING),
     Code("HP101", "runtime-api", "CUDA runtime API name with a HIP equivalent.", Severity.INFO),
     Code("HP110", "driver-api", "CUDA driver API name with a HIP equivalent.", Severity.INFO),
     Code("HP120", "device-api", "CUDA device function, intrinsic or type with a HIP equivalent.",

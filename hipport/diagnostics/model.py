@@ -17,3 +17,6 @@ class Code:
     name: str
     summary: str
     severity: Severity
+    # Long form for `hipport explain` and docs: why it matters, what to do,
+    # an example. Markdown.
+    explanation: str = ""

@@ -7,6 +7,8 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from hipport.findings import Finding
+
 if TYPE_CHECKING:
     from hipport.table.names import CandidateNames
 
@@ -66,6 +68,9 @@ class Analysis:
     # The backend's own syntax tree (a tree_sitter.Tree for the syntax
     # backend), for rules that need more than references; None otherwise.
     tree: Any = None
+    # Problems the front end itself reports (e.g. a semantic parse that fell
+    # back to syntax mode); they join the file's findings.
+    diagnostics: list[Finding] = field(default_factory=list)
 
 
 class Backend(Protocol):
