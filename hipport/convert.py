@@ -12,6 +12,7 @@ from hipport.rules import FILE_RULES, Context
 from hipport.score import FileStats
 from hipport.settings import Settings
 from hipport.source import LineIndex, is_probably_binary
+from hipport.suppress import Suppressions
 from hipport.table import MappingTable
 
 
@@ -44,6 +45,9 @@ def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Set
                                 "could not read; converted the rest", at, at))
     for rule in FILE_RULES.values():
         findings.extend(rule(ctx))
+    if b"hipport:" in data:  # cheap test before building a line index
+        index = LineIndex(data)
+        findings = Suppressions.parse(data, index).filter(findings, index)
     return findings, analysis
 
 
