@@ -63,6 +63,8 @@ class Analysis:
     includes: list[Include] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
     declared: set[str] = field(default_factory=set)  # CUDA-looking names the file declares
+    # Arguments of macros that only stringify/paste them, found in #define bodies.
+    spelling_spans: list[Span] = field(default_factory=list)
     error_count: int = 0
     first_error: int | None = None  # byte offset of the first parse error
     # The backend's own syntax tree (a tree_sitter.Tree for the syntax

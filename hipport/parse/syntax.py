@@ -11,6 +11,7 @@ from pathlib import Path
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
+from hipport.parse.macros import spelling_only_parameters
 from hipport.parse.model import Analysis, Include, Launch, Reference, Role, Span
 from hipport.parse.pptokens import call_arguments, tokenize
 from hipport.table.names import CandidateNames
@@ -106,8 +107,10 @@ class SyntaxBackend:
             include = _include(data, node)
             if include is not None:
                 result.includes.append(include)
-        for node in captures.get("body", ()):
-            self._macro_body(node, names, result)
+        bodies = captures.get("body", ())
+        spelling_macros = _spelling_macros(bodies)
+        for node in bodies:
+            self._macro_body(node, names, result, spelling_macros)
         for node in captures.get("launch", ()):
             launch = _launch(data, node)
             if launch is not None:
@@ -115,6 +118,11 @@ class SyntaxBackend:
         # A name the file declares itself is the user's, wherever it is used.
         if result.declared:
             result.references = [r for r in result.references if r.name not in result.declared]
+        if spelling_macros:
+            spans = _spelling_argument_spans(tree.root_node, spelling_macros)
+            spans += result.spelling_spans
+            result.references = [r for r in result.references
+                                 if not any(s <= r.start and r.end <= e for s, e in spans)]
         return result
 
     def _identifier(self, node: Node, names: CandidateNames, result: Analysis) -> None:
@@ -177,16 +185,18 @@ class SyntaxBackend:
                 return
         result.references.append(Reference(name, node.start_byte, node.end_byte, Role.NAMESPACE))
 
-    def _macro_body(self, node: Node, names: CandidateNames, result: Analysis) -> None:
+    def _macro_body(self, node: Node, names: CandidateNames, result: Analysis,
+                    spelling_macros: dict[bytes, set[int]]) -> None:
         text = node.text or b""
         base = node.start_byte
-        params: set[bytes] = set()
-        definition = node.parent
-        if definition is not None and definition.type == "preproc_function_def":
-            plist = definition.child_by_field_name("parameters")
-            if plist is not None:
-                params = {c.text or b"" for c in plist.named_children}
+        params = set(_parameters(node))
         tokens = list(tokenize(text))
+        for i, tok in enumerate(tokens):
+            positions = spelling_macros.get(tok.text) if tok.kind == "ident" else None
+            if positions:
+                args = call_arguments(tokens, i + 1) or ()
+                result.spelling_spans.extend(
+                    (base + s, base + e) for n, (s, e) in enumerate(args) if n in positions)
         for i, tok in enumerate(tokens):
             if tok.kind != "ident" or tok.text in params:
                 continue
@@ -204,6 +214,41 @@ class SyntaxBackend:
                 name, base + tok.start, base + tok.end,
                 Role.CALL if shifted is not None else Role.MACRO_BODY, shifted,
             ))
+
+
+def _parameters(body: Node) -> list[bytes]:
+    definition = body.parent
+    if definition is None or definition.type != "preproc_function_def":
+        return []
+    plist = definition.child_by_field_name("parameters")
+    return [c.text or b"" for c in plist.named_children] if plist is not None else []
+
+
+def _spelling_macros(bodies: list[Node]) -> dict[bytes, set[int]]:
+    """Macros of this file with parameters that are only stringified/pasted."""
+    found: dict[bytes, set[int]] = {}
+    for body in bodies:
+        params = _parameters(body)
+        if not params or b"#" not in (body.text or b""):
+            continue
+        positions = spelling_only_parameters(params, list(tokenize(body.text or b"")))
+        name = body.parent.child_by_field_name("name") if body.parent is not None else None
+        if positions and name is not None and name.text:
+            found[name.text] = positions
+    return found
+
+
+_CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @fn arguments: (argument_list) @args)")
+
+
+def _spelling_argument_spans(root: Node, macros: dict[bytes, set[int]]) -> list[Span]:
+    spans: list[Span] = []
+    for _, match in QueryCursor(_CALLS).matches(root):
+        fn, args = match["fn"][0], match["args"][0]
+        positions = macros.get(fn.text or b"")
+        if positions:
+            spans.extend(span for n, span in enumerate(_arguments(args) or ()) if n in positions)
+    return spans
 
 
 def _count_errors(root: Node) -> tuple[int, int | None]:
