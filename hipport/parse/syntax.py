@@ -107,7 +107,7 @@ class SyntaxBackend:
             include = _include(data, node)
             if include is not None:
                 result.includes.append(include)
-        bodies = captures.get("body", ())
+        bodies = list(captures.get("body", ()))
         spelling_macros = _spelling_macros(bodies)
         for node in bodies:
             self._macro_body(node, names, result, spelling_macros)
@@ -194,9 +194,9 @@ class SyntaxBackend:
         for i, tok in enumerate(tokens):
             positions = spelling_macros.get(tok.text) if tok.kind == "ident" else None
             if positions:
-                args = call_arguments(tokens, i + 1) or ()
+                spans = call_arguments(tokens, i + 1) or ()
                 result.spelling_spans.extend(
-                    (base + s, base + e) for n, (s, e) in enumerate(args) if n in positions)
+                    (base + s, base + e) for n, (s, e) in enumerate(spans) if n in positions)
         for i, tok in enumerate(tokens):
             if tok.kind != "ident" or tok.text in params:
                 continue

@@ -28,12 +28,12 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
                               "the catalogue; left unchanged", inc.start, inc.end,
                               cuda_name=inc.target, library="headers")
             continue
-        common = dict(cuda_name=entry.cuda, hip_name=entry.hip, library=entry.library)
+        common = {"cuda_name": entry.cuda, "hip_name": entry.hip, "library": entry.library}
         if not entry.status.converts or entry.hip is None:
             code = "HP903" if entry.status is Status.REMOVED else "HP901"
             note = f": {entry.note}" if entry.note else ""
             yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
-                          inc.start, inc.end, **common)
+                          inc.start, inc.end, None, **common)
             continue
         key = (inc.block, entry.hip)
         if key in seen and inc.alone_on_line:

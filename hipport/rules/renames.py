@@ -26,21 +26,24 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
                 yield finding
 
 
+def _finding(code: str, message: str, ref: Reference, entry: Mapping,
+             fix: Fix | None = None) -> Finding:
+    return Finding(code, message, ref.start, ref.end, fix=fix, cuda_name=entry.cuda,
+                   hip_name=entry.hip, library=entry.library)
+
+
 def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
-    common = dict(cuda_name=entry.cuda, hip_name=entry.hip, library=entry.library)
     note = f": {entry.note}" if entry.note else ""
     if entry.status is Status.UNSUPPORTED:
-        return Finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}",
-                       ref.start, ref.end, **common)
+        return _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
     if entry.status is Status.REMOVED:
-        return Finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}",
-                       ref.start, ref.end, **common)
+        return _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)
     assert entry.hip is not None
     target = ctx.settings.rocm_version
     if target is not None and entry.rocm_added and parse_version(entry.rocm_added) > target:
-        return Finding("HP905", f"`{entry.cuda}` maps to `{entry.hip}`, which needs ROCm "
-                       f"{entry.rocm_added} (target {'.'.join(map(str, target))}){note}",
-                       ref.start, ref.end, **common)
+        wanted = ".".join(map(str, target))
+        return _finding("HP905", f"`{entry.cuda}` maps to `{entry.hip}`, which needs ROCm "
+                        f"{entry.rocm_added} (target {wanted}){note}", ref, entry)
     edits: tuple[Edit, ...] = ()
     if entry.hip != entry.cuda:
         edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
@@ -48,9 +51,9 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
     if entry.rule is not None:
         outcome = ARGUMENT_RULES[entry.rule](ctx.data, ref)
         if outcome is None:
-            return Finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
-                           f"rewritten ({entry.rule}) and this use is not a plain call; "
-                           "convert it by hand", ref.start, ref.end, **common)
+            return _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
+                            f"rewritten ({entry.rule}) and this use is not a plain call; "
+                            "convert it by hand", ref, entry)
         extra, detail = outcome
         edits += extra
     if not edits:
@@ -63,4 +66,4 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
         code = "HP904"
     message = f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "") + note
     fix = Fix(edits, applicability, f"Replace `{entry.cuda}` with `{entry.hip}`")
-    return Finding(code, message, ref.start, ref.end, fix=fix, **common)
+    return _finding(code, message, ref, entry, fix)

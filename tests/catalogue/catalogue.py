@@ -1,0 +1,60 @@
+"""Helpers for the catalogue tests: load mappings/, resolve HIP libraries."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+MAPPINGS = REPO / "mappings"
+
+LIBRARY_TO_HIP = {
+    "runtime": "hip", "driver": "hip", "device": "hip", "cooperative_groups": "hip",
+    "cucomplex": "hip", "headers": "hip", "cublas": "hipblas", "cublaslt": "hipblaslt",
+    "curand": "hiprand", "cufft": "hipfft", "cusparse": "hipsparse", "cusolver": "hipsolver",
+    "cub": "hipcub", "thrust": "rocthrust", "nccl": "rccl", "nvrtc": "hiprtc", "nvtx": "roctx",
+    "cudnn": "miopen",
+}
+
+
+@dataclass(frozen=True)
+class Located:
+    file: str
+    library: str       # effective library (per-entry override applied)
+    hip_library: str   # effective HIP library
+    entry: dict[str, Any]
+
+    @property
+    def status(self) -> str:
+        return str(self.entry.get("status", "supported"))
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}: {self.entry.get('cuda')}"
+
+
+def yaml_files() -> list[Path]:
+    return sorted(p for p in MAPPINGS.rglob("*.yaml"))
+
+
+def load_documents() -> dict[str, dict[str, Any]]:
+    return {str(p.relative_to(MAPPINGS)): yaml.safe_load(p.read_text(encoding="utf-8"))
+            for p in yaml_files()}
+
+
+def all_entries(docs: dict[str, dict[str, Any]]) -> list[Located]:
+    out: list[Located] = []
+    for rel, doc in docs.items():
+        for e in doc.get("entries", []) or []:
+            lib = e.get("library", doc.get("library"))
+            hip_lib = LIBRARY_TO_HIP.get(lib, doc.get("hip_library")) if "library" in e \
+                else doc.get("hip_library")
+            out.append(Located(rel, lib, hip_lib, e))
+    return out
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
