@@ -42,7 +42,7 @@ def test_unsafe_rename_is_reported_and_applied_only_on_request():
 def test_rocm_version_target_withholds_newer_names():
     source = "void f() { cudaStreamPerThread; }"
     table_target = convert_source(source, Settings(rocm_version=(1, 0))).findings
-    assert [f.code for f in table_target] == ["HP905"]
+    assert [f.code for f in table_target if f.code.startswith("HP9")] == ["HP905"]
     assert b"hipStreamPerThread" in convert_source(source).output
 
 

@@ -1,0 +1,144 @@
+"""Command line: regenerate/extend the mapping catalogue.
+
+    python -m tools.catalogue \
+        --cuda-include /usr/local/cuda/include --cuda-include /tmp/nvlibs/nvidia/cu13/include \
+        --hipify-tables /path/to/HIPIFY/docs/tables [--hip-include DIR] [--refresh]
+
+See tools/catalogue/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from .curated import CURATED, DEVICE_BUILTINS
+from .hip_headers import all_header_paths, default_include_dirs, scan_library, scan_per_root
+from .hipify_tables import read_tables
+from .inventory import extract_all, write_inventory
+from .libraries import HIP_LIBRARIES
+from .propose import propose, propose_header, target_file
+from .yaml_io import load_tree, write_document
+
+REPO = Path(__file__).resolve().parents[2]
+
+_NAMESPACES: list[dict[str, Any]] = [
+    {"cuda": "cub", "hip": "hipcub", "kind": "namespace", "library": "cub",
+     "note": "hipCUB mirrors CUB's API in namespace hipcub"},
+    {"cuda": "thrust", "hip": "thrust", "kind": "namespace", "library": "thrust",
+     "note": "rocThrust keeps namespace thrust and the thrust/*.h headers; no edit needed"},
+    {"cuda": "cooperative_groups", "hip": "cooperative_groups", "kind": "namespace",
+     "library": "cooperative_groups",
+     "note": "HIP keeps namespace cooperative_groups (include hip/hip_cooperative_groups.h)"},
+]
+
+
+def _curated_library(name: str) -> str:
+    if name.startswith("nvtx"):
+        return "nvtx"
+    if name.startswith("cuda") or name.startswith("CUDA") or name.startswith("__CUDA_R"):
+        return "runtime"
+    if name.startswith("__cuda_cuda"):
+        return "driver"
+    return "device"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.catalogue", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cuda-include", action="append", type=Path, required=True,
+                    help="CUDA include dir (toolkit first, then library wheels); repeatable")
+    ap.add_argument("--hipify-tables", type=Path,
+                    help="HIPIFY docs/tables folder (facts: HIP names and versions)")
+    ap.add_argument("--hip-include", action="append", type=Path, default=[],
+                    help="extra HIP include dir (besides /usr/include and .toolchain)")
+    ap.add_argument("--mappings", type=Path, default=REPO / "mappings")
+    ap.add_argument("--refresh", action="store_true",
+                    help="re-propose every entry, overwriting hand edits (first run only)")
+    args = ap.parse_args(argv)
+
+    cuda_dirs = [d for d in args.cuda_include if d.is_dir()]
+    inventories = extract_all(cuda_dirs)
+    facts = read_tables(args.hipify_tables) if args.hipify_tables else {}
+    hip_dirs = default_include_dirs(REPO) + [d for d in args.hip_include if d.is_dir()]
+    hip = {name: scan_library(name, hip_dirs) for name in HIP_LIBRARIES}
+    hip_paths = all_header_paths(hip_dirs)
+    per_root = {name: scan_per_root(name, hip_dirs) for name in HIP_LIBRARIES}
+    # header paths missing from the oldest installed copy of their library
+    header_first_seen: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
+    for name, scans in per_root.items():
+        if len(scans) >= 2 and scans[0].version:
+            for s in scans[1:]:
+                for p in s.header_paths - scans[0].header_paths:
+                    if s.version and s.version > scans[0].version:
+                        header_first_seen.setdefault(p, (scans[0].version, s.version))
+    for name, lib in hip.items():
+        print(f"hip library {name:10s} files={len(lib.files):4d} version={lib.version}",
+              file=sys.stderr)
+
+    # every CUDA name we know: name -> (library, kind, origin header)
+    known: dict[str, tuple[str, str | None, str | None]] = {}
+    for lib_name, inv in inventories.items():
+        if lib_name == "headers":
+            continue
+        for name, kind in inv.names.items():
+            known.setdefault(name, (lib_name, kind, inv.origin.get(name)))
+    for name, (lib_name, _fact) in facts.items():
+        known.setdefault(name, (lib_name, None, None))
+    for name, kind in DEVICE_BUILTINS.items():
+        known.setdefault(name, ("device", kind, None))
+    for name, entry in CURATED.items():
+        known.setdefault(name, (_curated_library(name), entry.get("kind"), None))
+
+    tree = load_tree(args.mappings) if args.mappings.is_dir() else {}
+    existing: dict[str, tuple[str, dict[str, Any]]] = {}
+    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    file_library: dict[str, str] = {}
+    for rel, doc in tree.items():
+        if rel.startswith("inventory/") or not isinstance(doc, dict):
+            continue
+        file_library[rel] = doc["library"]
+        for e in doc.get("entries", []):
+            existing[e["cuda"]] = (rel, e)
+            if not args.refresh:
+                files[rel].append(e)
+
+    added = Counter()
+
+    def place(rel: str, library: str, entry: dict[str, Any]) -> None:
+        if entry["cuda"] in existing and not args.refresh:
+            return
+        file_library.setdefault(rel, library)
+        files[rel].append(entry)
+        added[rel] += 1
+
+    for name, (lib_name, kind, origin) in sorted(known.items()):
+        fact = facts.get(name, (None, None))[1]
+        entry = propose(name, lib_name, kind, fact, hip, per_root)
+        place(target_file(lib_name, name, entry["kind"], origin), lib_name, entry)
+    for header in sorted(inventories["headers"].names):
+        place("headers.yaml", "headers", propose_header(header, hip, hip_paths, header_first_seen))
+    for ns in _NAMESPACES:
+        place("headers.yaml" if False else "namespaces.yaml", "headers", dict(ns))
+
+    for rel, entries in sorted(files.items()):
+        if args.refresh or added[rel]:
+            write_document(args.mappings / rel, file_library[rel], entries)
+    for lib_name, inv in inventories.items():
+        write_inventory(args.mappings / "inventory" / f"{lib_name}.txt", inv)
+
+    gone = sorted(n for n in existing if n not in known
+                  and n not in inventories["headers"].names
+                  and n not in {ns["cuda"] for ns in _NAMESPACES})
+    print(f"added {sum(added.values())} entries in {len(added)} files", file=sys.stderr)
+    if gone:
+        print(f"{len(gone)} catalogued names are no longer found in the inputs:", file=sys.stderr)
+        for n in gone:
+            print(f"  {n} ({existing[n][0]})", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
