@@ -87,6 +87,65 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bo
     raise SystemExit(run_convert(request))
 
 
+@cli.group()
+def mappings() -> None:
+    """Inspect, validate and document the mapping catalogue."""
+
+
+_RULES = click.option("--rules", "rules", multiple=True, metavar="FILE",
+                      help="Extra mapping YAML file; overrides the catalogue.")
+
+
+@mappings.command("list")
+@click.option("--library", help="Only this library (e.g. cublas).")
+@click.option("--status", type=click.Choice(["supported", "deprecated", "unsupported", "removed"]))
+@_RULES
+def mappings_list(library: str | None, status: str | None, rules: Sequence[str]) -> None:
+    """List entries: CUDA, HIP, kind, library, status (tab separated)."""
+    from hipport.commands.mappings import list_entries
+
+    raise SystemExit(list_entries(rules, library, status))
+
+
+@mappings.command("show")
+@click.argument("names", nargs=-1, required=True)
+@_RULES
+def mappings_show(names: Sequence[str], rules: Sequence[str]) -> None:
+    """Show everything the catalogue knows about NAMES."""
+    from hipport.commands.mappings import show
+
+    raise SystemExit(show(names, rules))
+
+
+@mappings.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def mappings_validate(files: Sequence[Path]) -> None:
+    """Validate mapping YAML files (your --rules files, or the catalogue's)."""
+    from hipport.commands.mappings import validate
+
+    raise SystemExit(validate(files))
+
+
+@mappings.command("stats")
+@_RULES
+def mappings_stats(rules: Sequence[str]) -> None:
+    """Coverage per library: public CUDA names in the headers vs catalogued."""
+    from hipport.commands.mappings import stats
+
+    raise SystemExit(stats(rules))
+
+
+@mappings.command("docs")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("docs/mappings"),
+              show_default=True)
+@click.option("--check", is_flag=True, help="Only check the pages are current (exit 1 if not).")
+def mappings_docs(output: Path, check: bool) -> None:
+    """Write the Markdown reference pages generated from the catalogue."""
+    from hipport.commands.mappings import write_docs
+
+    raise SystemExit(write_docs(output, check))
+
+
 @cli.command()
 @click.argument("code")
 def explain(code: str) -> None:
@@ -97,6 +156,8 @@ def explain(code: str) -> None:
     if found is None:
         raise HipportError(f"unknown code {code!r}; codes look like HP101")
     click.echo(f"{found.code} ({found.name}), {found.severity.value}\n\n{found.summary}")
+    if found.explanation:
+        click.echo(f"\n{found.explanation.rstrip()}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,108 @@
+"""`hipport mappings ...`: inspect, validate and document the catalogue."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from hipport.errors import HipportError
+from hipport.table import load_table
+from hipport.table.coverage import coverage
+from hipport.table.docs import library_pages
+from hipport.table.schema import Mapping, parse_mapping_file
+
+
+def _describe(m: Mapping) -> str:
+    lines = [f"{m.cuda} -> {m.hip or '(no HIP equivalent)'}",
+             f"  kind: {m.kind}   library: {m.library}   status: {m.status.value}"
+             + ("   applicability: unsafe" if m.unsafe else "")]
+    if m.rule:
+        lines.append(f"  rule: {m.rule}")
+    if m.cuda_version or m.rocm_version:
+        lines.append("  versions: " + ", ".join([f"CUDA {k} {v}" for k, v in m.cuda_version]
+                                                + [f"ROCm {k} {v}" for k, v in m.rocm_version]))
+    if m.note:
+        lines.append(f"  note: {m.note}")
+    lines.append(f"  defined at: {m.origin}")
+    return "\n".join(lines)
+
+
+def list_entries(rules: Sequence[str], library: str | None, status: str | None) -> int:
+    table = load_table(rules)
+    count = 0
+    for m in sorted(table, key=lambda m: (m.library, m.cuda)):
+        if (library and m.library != library) or (status and m.status.value != status):
+            continue
+        click.echo(f"{m.cuda}\t{m.hip or '-'}\t{m.kind}\t{m.library}\t{m.status.value}")
+        count += 1
+    click.echo(f"{count} entries", err=True)
+    return 0
+
+
+def show(names: Sequence[str], rules: Sequence[str]) -> int:
+    table = load_table(rules)
+    missing = 0
+    for name in names:
+        m = table.lookup(name)
+        if m is None:
+            click.echo(f"{name}: not in the catalogue", err=True)
+            missing += 1
+        else:
+            click.echo(_describe(m))
+    return 1 if missing else 0
+
+
+def validate(files: Sequence[Path]) -> int:
+    failures = 0
+    for path in files:
+        try:
+            entries = parse_mapping_file(path.read_text(encoding="utf-8"), str(path))
+            seen: dict[str, str] = {}
+            for e in entries:
+                if e.cuda in seen:
+                    raise HipportError(f"{e.origin}: duplicate CUDA name {e.cuda!r} "
+                                       f"(also at {seen[e.cuda]})")
+                seen[e.cuda] = e.origin
+        except (HipportError, OSError, UnicodeDecodeError) as exc:
+            click.echo(f"{exc}", err=True)
+            failures += 1
+        else:
+            click.echo(f"{path}: {len(entries)} entries, valid")
+    return 1 if failures else 0
+
+
+def stats(rules: Sequence[str]) -> int:
+    table = load_table(rules)
+    rows = coverage(table)
+    click.echo(f"{'library':20} {'in headers':>10} {'catalogued':>10} {'coverage':>8} "
+               f"{'entries':>8} {'supported':>9} {'unsupp.':>8} {'removed':>8}  headers read")
+    total_names = total_found = 0
+    for r in rows:
+        total_names += r.in_headers
+        total_found += r.catalogued
+        click.echo(f"{r.library:20} {r.in_headers:>10} {r.catalogued:>10} {r.coverage:>8.1%} "
+                   f"{r.entries:>8} {r.supported:>9} {r.statuses['unsupported']:>8} "
+                   f"{r.statuses['removed']:>8}  {r.source}")
+    supported = sum(r.supported for r in rows)
+    click.echo(f"total: {len(table)} entries, {supported} with a HIP equivalent; "
+               f"{total_found}/{total_names} public CUDA names from the headers catalogued")
+    return 0
+
+
+def write_docs(out: Path, check: bool) -> int:
+    pages = library_pages(load_table())
+    stale = []
+    for name, text in pages.items():
+        target = out / name
+        current = target.read_text(encoding="utf-8") if target.exists() else None
+        if current != text:
+            stale.append(name)
+            if not check:
+                out.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+    if check and stale:
+        click.echo(f"stale: {', '.join(stale)} (run `hipport mappings docs`)", err=True)
+        return 1
+    click.echo(f"{len(pages)} pages {'checked' if check else 'written'} in {out}", err=True)
+    return 0
