@@ -11,7 +11,8 @@ from typing import Iterable
 CUDA_LOOKING_PREFIXES = (
     r"cuda[A-Z_]", r"cu[A-Z]", r"CU[a-z]", r"CU_", r"CUDA_", r"CUDART_", r"cublas", r"CUBLAS",
     r"curand", r"CURAND", r"cufft", r"CUFFT", r"cusparse", r"CUSPARSE", r"cusolver", r"CUSOLVER",
-    r"cudnn", r"CUDNN", r"nccl[A-Z]", r"NCCL_", r"nvrtc", r"NVRTC", r"nvtx", r"NVTX", r"__nv_",
+    r"cudnn", r"CUDNN", r"nccl[A-Z]", r"NCCL_", r"nvrtc", r"NVRTC", r"nvtx[A-Z]", r"NVTX_",
+    r"__nv_",
     r"__CUDA", r"__cuda",
 )
 _PREFIX_RE = "|".join(CUDA_LOOKING_PREFIXES)
