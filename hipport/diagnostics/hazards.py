@@ -1,6 +1,228 @@
-"""Portability hazards (HP4xx-HP5xx): what renaming cannot fix."""
+"""Portability hazards (HP4xx-HP5xx): what renaming cannot fix.
+
+HP40x: warp-size (wavefront 64) assumptions; HP42x: inline assembly;
+HP50x: features HIP lacks or treats differently.  Each explanation says why
+the code breaks on AMD GPUs, what to do, and shows a before/after pair."""
 from __future__ import annotations
 
-from hipport.diagnostics.model import Code
+from hipport.diagnostics.model import Code, Severity
 
-HAZARDS_CODES: tuple[Code, ...] = ()
+
+def _explain(why: str, what: str, before: str, after: str) -> str:
+    return (f"## Why\n\n{why}\n\n## What to do\n\n{what}\n\n## Example\n\n"
+            f"Before:\n\n```cuda\n{before.strip()}\n```\n\nAfter:\n\n```cpp\n{after.strip()}\n```\n")
+
+
+_WAVE64 = ("AMD data-centre GPUs (CDNA: MI100, MI200, MI300) execute 64 threads per "
+           "wavefront; CUDA code is written for 32-thread warps.  `warpSize` is 64 there.")
+
+HAZARDS_CODES: tuple[Code, ...] = (
+    Code("HP401", "warp-size-literal",
+         "Lane or warp arithmetic with a literal 32 (`% 32`, `& 31`, `/ 32`, `>> 5`, "
+         "`lane == 31`).", Severity.WARNING, _explain(
+             f"{_WAVE64} `threadIdx.x % 32` then numbers lanes 0-31 twice inside one "
+             "wavefront and `threadIdx.x / 32` counts two \"warps\" per wavefront, so "
+             "per-warp results, lane-0 leaders and last-lane tests are wrong.",
+             "Use `warpSize` (or a compile-time wavefront-size constant). The fix "
+             "replaces the literal with `warpSize` and is *unsafe*: the surrounding "
+             "algorithm (shared-memory sizes, loop bounds, masks) may still assume 32, "
+             "so apply it with `--unsafe-fixes` and review the function.",
+             "int lane = threadIdx.x % 32;\nint warp = threadIdx.x >> 5;\n"
+             "if (lane == 31) last[warp] = v;",
+             "int lane = threadIdx.x % warpSize;\nint warp = ((threadIdx.x) / warpSize);\n"
+             "if (lane == (warpSize - 1)) last[warp] = v;")),
+    Code("HP402", "warp-size-loop",
+         "Loop around warp shuffles or votes bounded by 16 or 32 lanes.", Severity.WARNING,
+         _explain(
+             f"{_WAVE64} A butterfly or tree reduction that starts at offset 16 "
+             "combines only 32 of the 64 lanes, and a scan that stops at 32 leaves "
+             "the upper half of the wavefront unscanned.",
+             "Bound the loop by `warpSize` (start at `warpSize / 2`). The fix is "
+             "*unsafe*: check what consumes the result (e.g. one partial per 32 "
+             "threads).",
+             "for (int o = 16; o > 0; o /= 2)\n    v += __shfl_down_sync(0xffffffff, v, o);",
+             "for (int o = warpSize / 2; o > 0; o /= 2)\n    v += __shfl_down(v, o);")),
+    Code("HP403", "warp-sized-shared-array",
+         "`__shared__` array with a dimension of 32 indexed by a lane.", Severity.WARNING,
+         _explain(
+             f"{_WAVE64} A per-lane array of 32 entries is indexed up to 63 on AMD and "
+             "overflows into the next row or past the end.",
+             "Size the dimension for 64 lanes (64 works for both vendors), or with a "
+             "compile-time wavefront size. There is no automatic fix: `warpSize` is not a "
+             "constant expression in every ROCm release.",
+             "__shared__ float partial[8][32];\npartial[warp][lane] = v;",
+             "__shared__ float partial[8][64];\npartial[warp][lane] = v;")),
+    Code("HP404", "lane-mask-32-bit",
+         "A full 32-bit lane mask compared with a vote, or a lane bit built in 32 bits.",
+         Severity.WARNING, _explain(
+             f"{_WAVE64} HIP's `__ballot` returns a 64-bit mask. `ballot == 0xffffffff` "
+             "is false when all 64 lanes vote, and `1u << lane` is undefined for lanes "
+             "32-63.",
+             "Compare against the active mask of the wavefront (`__ballot(1)`) and "
+             "build lane bits from a 64-bit one (`1ull << lane`, the *unsafe* fix).",
+             "unsigned lt = (1u << lane) - 1;\n"
+             "if (__ballot_sync(0xffffffff, ok) == 0xffffffff) done = true;",
+             "unsigned long long lt = (1ull << lane) - 1;\n"
+             "if (__ballot(ok) == __ballot(1)) done = true;")),
+    Code("HP405", "ballot-truncated",
+         "A vote result stored in a 32-bit integer or counted with a 32-bit bit function.",
+         Severity.WARNING, _explain(
+             f"{_WAVE64} Storing `__ballot` in an `unsigned` keeps only lanes 0-31; "
+             "`__popc`/`__ffs` of it count or find only in the lower half.",
+             "Keep votes in `unsigned long long` and use `__popcll`, `__ffsll`, "
+             "`__clzll`. The fixes are *unsafe*: other uses of the variable may also "
+             "assume 32 bits.",
+             "unsigned votes = __ballot_sync(0xffffffff, x > 0);\nint n = __popc(votes);",
+             "unsigned long long votes = __ballot(x > 0);\nint n = __popcll(votes);")),
+    Code("HP406", "tile-of-32",
+         "`tiled_partition<32>` / `thread_block_tile<32>` used as a warp.", Severity.INFO,
+         _explain(
+             f"{_WAVE64} A 32-thread tile is valid in HIP but is half a wavefront: code "
+             "that treats the tile as the hardware warp (mixing it with raw `__shfl`, "
+             "`__ballot`, `warpSize`) sees 64 lanes.",
+             "Keep the tile size only if the algorithm needs 32; otherwise use a tile "
+             "of the wavefront size and the tile's own `shfl`/`ballot` members.",
+             "auto warp = cg::tiled_partition<32>(cg::this_thread_block());",
+             "auto warp = cg::tiled_partition<64>(cg::this_thread_block());  "
+             "// a whole wavefront")),
+    Code("HP407", "syncwarp",
+         "`__syncwarp`: no HIP equivalent before ROCm 6.2, and its mask is 32 bits.",
+         Severity.WARNING, _explain(
+             "`__syncwarp(mask)` orders memory between the lanes of a 32-thread warp "
+             "under independent thread scheduling. HIP (ROCm < 6.2) has no "
+             "`__syncwarp`; ROCm 6.2+ provides it behind `HIP_ENABLE_WARP_SYNC_BUILTINS` "
+             "with a 64-bit mask.",
+             "Lanes of a wavefront execute together on AMD, but the compiler may still "
+             "reorder shared-memory accesses: replace the call with a block barrier "
+             "(`__syncthreads()`) when all threads reach it, or with wavefront fences "
+             "(`__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"); "
+             "__builtin_amdgcn_wave_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "
+             "\"wavefront\");`).",
+             "s[lane] = v;\n__syncwarp();\nv = s[lane ^ 1];",
+             "s[lane] = v;\n__syncthreads();  // every thread of the block reaches here\n"
+             "v = s[lane ^ 1];")),
+    Code("HP408", "implicit-warp-lockstep",
+         "Warp-synchronous reduction through `volatile` memory without barriers.",
+         Severity.WARNING, _explain(
+             "The classic `if (tid < 32) { vs[tid] += vs[tid + 32]; vs[tid] += vs[tid + "
+             "16]; ... }` tail relies on the 32 lanes of one warp running in lock step. "
+             f"{_WAVE64} The tail's 32 threads are half a wavefront and the offsets no "
+             "longer match the hardware width; `volatile` orders nothing between lanes.",
+             "Finish the reduction with wavefront shuffles bounded by `warpSize`, or keep "
+             "`__syncthreads()` between the steps.",
+             "if (tid < 32) { volatile float* vs = s; vs[tid] += vs[tid + 32];\n"
+             "  vs[tid] += vs[tid + 16]; /* ... */ }",
+             "float v = s[tid];\nif (tid < warpSize) {\n"
+             "  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n}")),
+    Code("HP420", "inline-ptx",
+         "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
+         Severity.WARNING, _explain(
+             "PTX is NVIDIA's virtual instruction set; hipcc compiles for AMDGPU and "
+             "rejects or miscompiles PTX strings.",
+             "Replace the statement with a HIP intrinsic or plain C++, or keep it under "
+             "`#if defined(__CUDA_ARCH__)` with a portable `#else` branch (hipcc does "
+             "not define `__CUDA_ARCH__`).",
+             'unsigned lane;\nasm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
+             "unsigned lane = __lane_id();")),
+    Code("HP501", "texture-reference",
+         "Texture or surface reference (`texture<T, dim>`): removed from CUDA 12, "
+         "deprecated in HIP.", Severity.WARNING, _explain(
+             "Texture and surface references are module-scope objects bound with "
+             "`cudaBindTexture*`. CUDA 12 removed them; HIP keeps a deprecated "
+             "implementation that newer ROCm releases drop.",
+             "Create a texture object (`cudaCreateTextureObject`, then "
+             "`hipCreateTextureObject`) and pass it to the kernel.",
+             "texture<float, 1, cudaReadModeElementType> tex;\n"
+             "__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }",
+             "__global__ void k(hipTextureObject_t tex, float* o) {\n"
+             "  o[0] = tex1Dfetch<float>(tex, 0);\n}")),
+    Code("HP502", "device-side-launch",
+         "Kernel launched from device code (dynamic parallelism): not supported by HIP.",
+         Severity.ERROR, _explain(
+             "CUDA dynamic parallelism launches kernels (or device graphs) from a "
+             "kernel. HIP has no device-side launch.",
+             "Move the launch to the host (split the kernel at that point), or turn the "
+             "child work into a loop inside the parent kernel.",
+             "__global__ void parent(int* d) { child<<<1, 64>>>(d); }",
+             "// host\nparent<<<g, b>>>(d);\nchild<<<1, 64>>>(d);")),
+    Code("HP503", "device-property-field",
+         "`cudaDeviceProp` field missing from `hipDeviceProp_t`, spelled differently, "
+         "or meaning something else on AMD.", Severity.WARNING, _explain(
+             "`hipDeviceProp_t` (ROCm 5.x) lacks many `cudaDeviceProp` fields, spells "
+             "`sharedMemPerMultiprocessor` as `maxSharedMemoryPerMultiProcessor`, and "
+             "its `major`/`minor` give the GCN/CDNA architecture, not a compute "
+             "capability, so `prop.major >= 7` tests mean nothing.",
+             "Rename where HIP has the field (a *safe* fix), query "
+             "`hipDeviceGetAttribute` for the rest, and test features (e.g. "
+             "`gcnArchName`) rather than version numbers.",
+             "size_t smem = prop.sharedMemPerMultiprocessor;\n"
+             "bool tensor = prop.major >= 7;",
+             "size_t smem = prop.maxSharedMemoryPerMultiProcessor;\n"
+             "bool matrix = strncmp(prop.gcnArchName, \"gfx90a\", 6) == 0;")),
+    Code("HP504", "launch-bounds-min-blocks",
+         "`__launch_bounds__` with a minimum-blocks argument, which HIP reads as waves "
+         "per execution unit.", Severity.WARNING, _explain(
+             "CUDA's second argument is the minimum number of resident *blocks per "
+             "multiprocessor*. HIP passes it on as the minimum *waves per execution "
+             "unit* (`amdgpu_waves_per_eu`), a different occupancy request that can "
+             "force register spills.",
+             "Drop the second argument (the *unsafe* fix) or compute waves per EU: "
+             "`minBlocks * maxThreads / (warpSize * 4)` for a 4-SIMD compute unit.",
+             "__global__ void __launch_bounds__(256, 2) k(float* p);",
+             "__global__ void __launch_bounds__(256) k(float* p);")),
+    Code("HP505", "device-clock-rate",
+         "`clock()`/`clock64()` in device code: the counter rate differs on AMD.",
+         Severity.INFO, _explain(
+             "`clock64()` counts shader cycles on NVIDIA; on AMD it reads a counter "
+             "whose rate is neither `clockRate` nor constant across GPUs, so cycle "
+             "counts converted to time, or timeouts in cycles, are wrong.",
+             "Measure time with `wall_clock64()` and "
+             "`hipDeviceGetAttribute(&hz, hipDeviceAttributeWallClockRate, dev)` (kHz), "
+             "and keep `clock64()` only for relative comparisons.",
+             "long long t0 = clock64(); work(); cycles[i] = clock64() - t0;",
+             "long long t0 = wall_clock64(); work(); ticks[i] = wall_clock64() - t0;")),
+    Code("HP506", "managed-memory-hint",
+         "Unified-memory allocation or hint whose effect depends on XNACK on AMD.",
+         Severity.INFO, _explain(
+             "Managed memory migrates on demand on AMD only with XNACK enabled "
+             "(`HSA_XNACK=1` on GPUs that support it, e.g. MI200/MI300). Without it, "
+             "managed allocations behave like pinned host memory and "
+             "`hipMemAdvise`/`hipMemPrefetchAsync` hints do little or fail.",
+             "Check the performance assumptions; prefer explicit `hipMalloc` + copies "
+             "for hot data, and document the `HSA_XNACK` requirement.",
+             "cudaMallocManaged(&p, n);\ncudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, 0);",
+             "hipMallocManaged(&p, n);  // needs HSA_XNACK=1 to migrate on demand\n"
+             "hipMemAdvise(p, n, hipMemAdviseSetReadMostly, 0);")),
+    Code("HP507", "cooperative-groups-gap",
+         "Cooperative-groups feature missing from HIP (collectives, async copies, "
+         "partitions).", Severity.WARNING, _explain(
+             "HIP's cooperative groups (ROCm 5.x) provide groups, `tiled_partition` and "
+             "`sync`, but not `cg::reduce`, `cg::inclusive_scan`/`exclusive_scan`, "
+             "`cg::memcpy_async`/`wait`, `labeled_partition` or `binary_partition`.",
+             "Write the collective with the tile's `shfl_down`/`shfl_xor` members, and "
+             "asynchronous copies as plain loads and a barrier.",
+             "int s = cg::reduce(tile, v, cg::plus<int>());",
+             "for (int o = tile.size() / 2; o > 0; o /= 2) v += tile.shfl_down(v, o);\n"
+             "int s = v;")),
+    Code("HP508", "graph-feature",
+         "CUDA graph instantiation flag ROCm does not implement.", Severity.WARNING, _explain(
+             "`hipGraphInstantiateWithFlags` implements only "
+             "`hipGraphInstantiateFlagAutoFreeOnLaunch`; device launch, node priorities "
+             "and upload-on-instantiate are missing before ROCm 5.7 and not acted on "
+             "after.",
+             "Drop the flag and upload or prioritise explicitly where needed.",
+             "cudaGraphInstantiateWithFlags(&exec, g, cudaGraphInstantiateFlagUseNodePriority);",
+             "hipGraphInstantiateWithFlags(&exec, g, 0);")),
+    Code("HP509", "default-stream-semantics",
+         "Per-thread or legacy default stream, whose meaning depends on HIP compile "
+         "options.", Severity.INFO, _explain(
+             "HIP's null stream is the legacy blocking stream. `hipStreamPerThread` "
+             "exists (ROCm 4.5+), but code built with CUDA's `--default-stream "
+             "per-thread` relies on stream 0 meaning the per-thread stream, which hipcc "
+             "does only with `-fgpu-default-stream=per-thread`; `hipStreamLegacy` needs "
+             "ROCm 6.2.",
+             "Pass an explicit stream, or add `-fgpu-default-stream=per-thread` to the "
+             "HIP build when the CUDA build used per-thread default streams.",
+             "kernel<<<g, b, 0, cudaStreamPerThread>>>(p);",
+             "hipStream_t s; hipStreamCreate(&s);\nkernel<<<g, b, 0, s>>>(p);")),
+)

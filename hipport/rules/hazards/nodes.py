@@ -30,6 +30,10 @@ def matches(ctx: Context, source: str, node: Node | None = None) -> Iterator[Mat
         if not isinstance(tree, Tree):
             return
         node = tree.root_node
+    yield from matches_under(node, source)
+
+
+def matches_under(node: Node, source: str) -> Iterator[Match]:
     for _, captures in QueryCursor(compile_query(source)).matches(node):
         yield captures
 

@@ -1,0 +1,58 @@
+"""HP506, HP508, HP509: CUDA APIs that rename cleanly but behave differently
+on ROCm.  The names and what to check are data; the rule only finds uses
+(never declarations of the user's own names)."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from hipport.findings import Finding
+from hipport.rules import Context, file_rule
+from hipport.rules.hazards.nodes import hazard, matches, text
+
+_MANAGED = ("HP506", "unified memory on AMD needs XNACK (HSA_XNACK=1 on a GPU that has "
+            "it); otherwise managed memory is not migrated on demand and this hint "
+            "changes nothing or fails")
+_GRAPH = ("HP508", "ROCm's hipGraphInstantiateWithFlags implements only "
+          "hipGraphInstantiateFlagAutoFreeOnLaunch; this flag is missing before ROCm 5.7 "
+          "and not acted on after")
+_STREAM = ("HP509", "default-stream semantics: HIP's null stream is the legacy blocking "
+           "stream unless compiled with -fgpu-default-stream=per-thread")
+SEMANTICS: dict[str, tuple[str, str]] = {
+    "cudaMallocManaged": _MANAGED,
+    "cudaMemAdvise": _MANAGED,
+    "cudaMemPrefetchAsync": _MANAGED,
+    "cudaStreamAttachMemAsync": _MANAGED,
+    "cudaMemRangeGetAttribute": _MANAGED,
+    "cudaGraphInstantiateFlagDeviceLaunch": _GRAPH,
+    "cudaGraphInstantiateFlagUseNodePriority": _GRAPH,
+    "cudaGraphInstantiateFlagUpload": _GRAPH,
+    "cudaStreamPerThread": _STREAM,
+    "cudaStreamLegacy": _STREAM,
+    "CUDA_API_PER_THREAD_DEFAULT_STREAM": _STREAM,
+}
+_NAMES = " ".join(f'"{n}"' for n in sorted(SEMANTICS))
+_QUERY = f"((identifier) @name (#any-of? @name {_NAMES}))"
+_DECLARING = frozenset({"function_declarator", "init_declarator", "preproc_def",
+                        "preproc_function_def", "parameter_declaration", "declaration"})
+
+
+# A build-level question: asked once per name and file, not at every use.
+_ONCE_PER_FILE = frozenset({"HP509"})
+
+
+@file_rule("hazard-api-semantics")
+def api_semantics(ctx: Context) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for match in matches(ctx, _QUERY):
+        node = match["name"][0]
+        parent = node.parent
+        if parent is not None and parent.type in _DECLARING and \
+                parent.child_by_field_name("declarator" if parent.type != "preproc_def"
+                                           else "name") == node:
+            continue
+        name = text(node)
+        code, note = SEMANTICS[name]
+        if code in _ONCE_PER_FILE and name in seen:
+            continue
+        seen.add(name)
+        yield hazard(code, f"`{name}`: {note}", node)

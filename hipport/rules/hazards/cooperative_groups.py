@@ -1,0 +1,43 @@
+"""HP507: cooperative-groups features HIP (ROCm 5.x) does not have: the
+collective algorithms (`cg::reduce`, scans), asynchronous copies and the
+partitioning helpers beyond `tiled_partition`."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from hipport.findings import Finding
+from hipport.rules import Context, file_rule
+from hipport.rules.hazards.nodes import hazard, matches, text
+
+MISSING = frozenset({
+    "reduce", "inclusive_scan", "exclusive_scan", "memcpy_async", "wait", "wait_prior",
+    "labeled_partition", "binary_partition", "invoke_one", "invoke_one_broadcast",
+    "plus", "less", "greater", "bit_and", "bit_or", "bit_xor", "block_tile_memory",
+})
+_NAMES = " ".join(f'"{n}"' for n in sorted(MISSING))
+_QUERY = f"""
+(namespace_alias_definition name: (namespace_identifier) @alias
+  (namespace_identifier) @target (#eq? @target "cooperative_groups"))
+(qualified_identifier scope: (namespace_identifier) @scope
+  name: [(identifier) @name (type_identifier) @name
+         (template_function name: (identifier) @name)
+         (template_type name: (type_identifier) @name)]
+  (#any-of? @name {_NAMES})) @use
+"""
+
+
+@file_rule("hazard-cooperative-groups")
+def cooperative_groups(ctx: Context) -> Iterator[Finding]:
+    scopes = {"cooperative_groups"}
+    uses = []
+    for match in matches(ctx, _QUERY):
+        if "alias" in match:
+            scopes.add(text(match["alias"][0]))
+        else:
+            uses.append(match)
+    for match in uses:
+        if text(match["scope"][0]) in scopes:
+            name = text(match["name"][0])
+            yield hazard("HP507", f"cooperative groups `{name}` is not in HIP's "
+                         "cooperative groups (ROCm 5.x); write it with tiles and "
+                         "shuffles", match["use"][0])

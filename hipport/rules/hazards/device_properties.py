@@ -1,0 +1,80 @@
+"""HP503: `cudaDeviceProp` fields that `hipDeviceProp_t` lacks (HIP 5.x) or
+that mean something else on AMD GPUs."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from hipport.edits import Applicability
+from hipport.findings import Finding
+from hipport.rules import Context, file_rule
+from hipport.rules.hazards.nodes import hazard, matches, replace, text
+
+# cudaDeviceProp (CUDA 13) minus hipDeviceProp_t (hip_runtime_api.h, ROCm 5.2).
+MISSING = frozenset({
+    "uuid", "luid", "luidDeviceNodeMask", "maxTexture1DMipmap", "maxTexture2DMipmap",
+    "maxTexture2DLinear", "maxTexture2DGather", "maxTexture3DAlt", "maxTextureCubemap",
+    "maxTexture1DLayered", "maxTexture2DLayered", "maxTextureCubemapLayered", "maxSurface1D",
+    "maxSurface2D", "maxSurface3D", "maxSurface1DLayered", "maxSurface2DLayered",
+    "maxSurfaceCubemap", "maxSurfaceCubemapLayered", "surfaceAlignment", "asyncEngineCount",
+    "unifiedAddressing", "persistingL2CacheMaxSize", "streamPrioritiesSupported",
+    "globalL1CacheSupported", "localL1CacheSupported", "regsPerMultiprocessor",
+    "multiGpuBoardGroupID", "hostNativeAtomicSupported", "computePreemptionSupported",
+    "canUseHostPointerForRegisteredMem", "sharedMemPerBlockOptin", "maxBlocksPerMultiProcessor",
+    "accessPolicyMaxWindowSize", "reservedSharedMemPerBlock", "hostRegisterSupported",
+    "sparseCudaArraySupported", "hostRegisterReadOnlySupported",
+    "timelineSemaphoreInteropSupported", "memoryPoolsSupported", "gpuDirectRDMASupported",
+    "gpuDirectRDMAFlushWritesOptions", "gpuDirectRDMAWritesOrdering",
+    "memoryPoolSupportedHandleTypes", "deferredMappingCudaArraySupported", "ipcEventSupported",
+    "clusterLaunch", "unifiedFunctionPointers", "deviceNumaConfig", "deviceNumaId",
+    "mpsEnabled", "hostNumaId", "gpuPciDeviceID", "gpuPciSubsystemID",
+    "hostNumaMultinodeIpcSupported",
+})
+# Same quantity, another spelling: renaming is exact.
+RENAMED = {"sharedMemPerMultiprocessor": "maxSharedMemoryPerMultiProcessor"}
+# Present, but the numbers describe an AMD architecture, not a compute capability.
+DIFFERENT = {
+    "major": "is the GCN/CDNA major version on AMD, not a compute capability",
+    "minor": "is the GCN/CDNA minor version on AMD, not a compute capability",
+    "clockRate": "is the shader clock on AMD; device clock64() may tick at another rate",
+}
+_FIELDS = " ".join(f'"{f}"' for f in sorted(MISSING | set(RENAMED) | set(DIFFERENT)))
+_QUERY = f"""
+(declaration type: (_) @type declarator: (_) @declarator
+  (#match? @type "^(struct )?cudaDeviceProp$"))
+(parameter_declaration type: (_) @type declarator: (_) @declarator
+  (#match? @type "^(struct )?cudaDeviceProp$"))
+(field_expression argument: (_) @object field: (field_identifier) @field
+  (#any-of? @field {_FIELDS})) @use
+"""
+
+
+def _declared_name(declarator_text: str) -> str:
+    name = declarator_text.split("=")[0].split("[")[0]
+    return name.strip(" *&")
+
+
+@file_rule("hazard-device-properties")
+def device_properties(ctx: Context) -> Iterator[Finding]:
+    props: set[str] = set()
+    uses = []
+    for match in matches(ctx, _QUERY):
+        if "type" in match:
+            props.update(_declared_name(text(d)) for d in match["declarator"])
+        else:
+            uses.append(match)
+    for match in uses:
+        obj = text(match["object"][0]).lstrip("*(").rstrip(")")
+        if obj not in props:
+            continue
+        field_node, field = match["field"][0], text(match["field"][0])
+        use = match["use"][0]
+        if field in RENAMED:
+            yield hazard("HP503", f"`cudaDeviceProp::{field}` is `{RENAMED[field]}` in HIP",
+                         use, (replace(field_node, RENAMED[field]),), Applicability.SAFE,
+                         f"Use {RENAMED[field]}")
+        elif field in DIFFERENT:
+            yield hazard("HP503", f"`cudaDeviceProp::{field}` {DIFFERENT[field]}", use)
+        else:
+            yield hazard("HP503", f"`cudaDeviceProp::{field}` has no field in HIP's "
+                         "hipDeviceProp_t (ROCm 5.x); query hipDeviceGetAttribute or "
+                         "drop it", use)

@@ -1,0 +1,63 @@
+"""HP401: lane and warp numbers computed with a literal 32 (`threadIdx.x % 32`,
+`& 31`, `/ 32`, `>> 5`, `lane == 31`).  AMD data-centre GPUs run 64-wide
+wavefronts, so such arithmetic splits one wavefront into two "warps"."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from tree_sitter import Node
+
+from hipport.edits import Applicability, Edit
+from hipport.findings import Finding
+from hipport.rules import Context, file_rule
+from hipport.rules.hazards.lanes import Variables, variables
+from hipport.rules.hazards.nodes import hazard, matches, replace, text
+
+_QUERY = """
+(binary_expression
+  left: (_) @left
+  operator: ["%" "/" "&" ">>" "==" "!="] @op
+  right: (number_literal) @number
+  (#match? @number "^(32|31|5|0[xX]1[fF]|0[xX]20)[uUlL]*$")) @expr
+"""
+_VALUE = {"32": 32, "31": 31, "5": 5, "0x1f": 31, "0x20": 32}
+
+
+def _value(literal: str) -> int | None:
+    return _VALUE.get(literal.rstrip("uUlL").lower())
+
+
+def _classify(op: str, value: int, left: Node, found: Variables) -> str | None:
+    """The replacement text for the literal, or "" for the shift form."""
+    if op in ("%", "/") and value == 32 and found.is_thread_index(left):
+        return "warpSize"
+    if op == "&" and value == 31 and found.is_thread_index(left):
+        return "(warpSize - 1)"
+    if op == ">>" and value == 5 and found.is_thread_index(left):
+        return ""
+    if op in ("==", "!=") and value == 31 and found.is_lane_index(left):
+        return "(warpSize - 1)"
+    return None
+
+
+@file_rule("hazard-lane-arithmetic")
+def lane_arithmetic(ctx: Context) -> Iterator[Finding]:
+    found = variables(ctx)
+    for match in matches(ctx, _QUERY):
+        expr, left, number = match["expr"][0], match["left"][0], match["number"][0]
+        op = match["op"][0].type
+        value = _value(text(number))
+        if value is None:
+            continue
+        replacement = _classify(op, value, left, found)
+        if replacement is None:
+            continue
+        spelled = f"{text(left)} {op} {text(number)}"
+        if replacement:
+            edits: tuple[Edit, ...] = (replace(number, replacement),)
+        else:  # `x >> 5` -> `((x) / warpSize)`: parenthesised, precedence is kept
+            edits = (Edit(expr.start_byte, expr.start_byte, b"(("),
+                     Edit(left.end_byte, expr.end_byte, b") / warpSize)"))
+        yield hazard("HP401", f"`{spelled}` assumes 32-lane warps; AMD wavefronts have 64 "
+                     "lanes (use warpSize)", expr, edits, Applicability.UNSAFE,
+                     "Use warpSize instead of a literal warp size")

@@ -1,0 +1,131 @@
+"""HP420 and HP501-HP509: inline PTX and features HIP lacks or treats
+differently."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.api import convert_source
+from hipport.settings import Settings
+from tests.hazards.helpers import fixed, found, kernel
+
+POSITIVE = [
+    pytest.param("HP420", kernel('unsigned l;\nasm volatile("mov.u32 %0, %%laneid;" : "=r"(l));'),
+                 id="420-asm-volatile"),
+    pytest.param("HP420", kernel('int r;\nasm("add.s32 %0, %1, %2;" : "=r"(r) : "r"(1), "r"(2));'),
+                 id="420-asm"),
+    pytest.param("HP420", "__device__ int f() {\n#if defined(__CUDA_ARCH__)\n  int r;\n"
+                 '  asm("mov.u32 %0, 1;" : "=r"(r));\n  return r;\n#else\n  return 1;\n#endif\n}\n',
+                 id="420-guarded"),
+    pytest.param("HP501", "texture<float, 1, cudaReadModeElementType> tex;", id="501-texture"),
+    pytest.param("HP501", "surface<void, 2> surf;", id="501-surface"),
+    pytest.param("HP502", "__global__ void child(int*);\n" + kernel("child<<<1, 64>>>(out);"),
+                 id="502-device-launch"),
+    pytest.param("HP502", "__device__ void f() { cudaDeviceSynchronize(); }",
+                 id="502-device-synchronize"),
+    pytest.param("HP503", "void f() { cudaDeviceProp prop; int r = prop.regsPerMultiprocessor; }",
+                 id="503-missing-field"),
+    pytest.param("HP503", "void f(const cudaDeviceProp& p) { bool t = p.major >= 7; }",
+                 id="503-compute-capability"),
+    pytest.param("HP503", "void f(cudaDeviceProp* p) { size_t s = p->sharedMemPerMultiprocessor; }",
+                 id="503-through-pointer"),
+    pytest.param("HP504", "__global__ void __launch_bounds__(256, 2) k(float* p) {}",
+                 id="504-two-arguments"),
+    pytest.param("HP504", "__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) k() {}",
+                 id="504-macros"),
+    pytest.param("HP505", kernel("long long t0 = clock64();"), id="505-clock64"),
+    pytest.param("HP505", "__device__ int f() { return (int)clock(); }", id="505-clock"),
+    pytest.param("HP506", "void f(float** p) { cudaMallocManaged(p, 64); }", id="506-managed"),
+    pytest.param("HP506", "void f(float* p) { cudaMemAdvise(p, 64, cudaMemAdviseSetReadMostly, 0); }",
+                 id="506-advise"),
+    pytest.param("HP506", "void f(float* p, cudaStream_t s) { cudaMemPrefetchAsync(p, 64, 0, s); }",
+                 id="506-prefetch"),
+    pytest.param("HP507", "namespace cg = cooperative_groups;\n"
+                 "__device__ int f(cg::thread_block_tile<32> t, int v) { return cg::reduce(t, v, "
+                 "cg::plus<int>()); }", id="507-reduce-through-alias"),
+    pytest.param("HP507", "__device__ void f() { cooperative_groups::memcpy_async(g, d, s, n); }",
+                 id="507-memcpy-async"),
+    pytest.param("HP508", "void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"
+                 "  cudaGraphInstantiateWithFlags(e, g, cudaGraphInstantiateFlagUseNodePriority); }",
+                 id="508-node-priority"),
+    pytest.param("HP509", "void f(float* p) { cudaMemsetAsync(p, 0, 4, cudaStreamPerThread); }",
+                 id="509-per-thread"),
+    pytest.param("HP509", "#define CUDA_API_PER_THREAD_DEFAULT_STREAM 1\n#ifdef "
+                 "CUDA_API_PER_THREAD_DEFAULT_STREAM\nint x;\n#endif\n", id="509-macro-tested"),
+]
+
+LOOK_ALIKES = [
+    pytest.param("HP420", 'const char* s = "asm volatile";', id="420-string"),
+    pytest.param("HP420", "// asm(\"mov.u32 %0, 1;\")\nint x;", id="420-comment"),
+    pytest.param("HP501", "std::vector<float> texture_cache;", id="501-name-only"),
+    pytest.param("HP501", "cudaTextureObject_t tex;", id="501-texture-object"),
+    pytest.param("HP502", "__global__ void k(int*);\nvoid host(int* p) { k<<<1, 64>>>(p); }",
+                 id="502-host-launch"),
+    pytest.param("HP502", "void host() { cudaDeviceSynchronize(); }", id="502-host-sync"),
+    pytest.param("HP503", "struct Q { int major; };\nvoid f(Q q) { int m = q.major; }",
+                 id="503-other-struct"),
+    pytest.param("HP503", "void f() { cudaDeviceProp p; size_t m = p.totalGlobalMem; }",
+                 id="503-field-hip-has"),
+    pytest.param("HP504", "__global__ void __launch_bounds__(256) k(float* p) {}",
+                 id="504-one-argument"),
+    pytest.param("HP505", "#include <ctime>\nvoid host() { clock_t t = clock(); }",
+                 id="505-host-clock"),
+    pytest.param("HP505", "__device__ int f(int clock64) { return clock64; }",
+                 id="505-variable"),
+    pytest.param("HP506", "void f(float** p) { cudaMalloc(p, 64); }", id="506-plain-malloc"),
+    pytest.param("HP507", "namespace mine { int reduce(int); }\nint x = mine::reduce(1);",
+                 id="507-other-namespace"),
+    pytest.param("HP507", "__device__ void f() { auto t = cg::tiled_partition<16>(b); }",
+                 id="507-supported-feature"),
+    pytest.param("HP508", "void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"
+                 "  cudaGraphInstantiateWithFlags(e, g, cudaGraphInstantiateFlagAutoFreeOnLaunch); }",
+                 id="508-supported-flag"),
+    pytest.param("HP509", "void f(cudaStream_t s) { cudaStreamSynchronize(s); }",
+                 id="509-explicit-stream"),
+]
+
+FIXES = [
+    pytest.param("__global__ void __launch_bounds__(256, 2) k(float* p) {}",
+                 "__global__ void __launch_bounds__(256) k(float* p) {}", id="504-drop-min-blocks"),
+    pytest.param("__global__ void __launch_bounds__(MAX_T, MIN_B) k() {}",
+                 "__global__ void __launch_bounds__(MAX_T) k() {}", id="504-macros"),
+]
+
+SAFE_FIXES = [
+    pytest.param("void f() { cudaDeviceProp p; size_t s = p.sharedMemPerMultiprocessor; }",
+                 "void f() { hipDeviceProp_t p; size_t s = p.maxSharedMemoryPerMultiProcessor; }",
+                 id="503-renamed-field"),
+]
+
+
+@pytest.mark.parametrize(("code", "source"), POSITIVE)
+def test_found(code, source):
+    assert found(source, code)
+
+
+@pytest.mark.parametrize(("code", "source"), LOOK_ALIKES)
+def test_look_alike_not_found(code, source):
+    assert found(source, code) == []
+
+
+@pytest.mark.parametrize(("before", "after"), FIXES)
+def test_unsafe_fix(before, after):
+    assert fixed(before) == after
+    assert fixed(before, unsafe=False) == before
+
+
+@pytest.mark.parametrize(("before", "after"), SAFE_FIXES)
+def test_safe_fix_applied_by_default(before, after):
+    assert fixed(before, unsafe=False) == after
+
+
+def test_asm_location_and_guard_are_reported():
+    source = "__device__ int f() {\n#ifdef __CUDA_ARCH__\n  int r;\n" \
+             '  asm("mov.u32 %0, 1;" : "=r"(r));\n  return r;\n#else\n  return 1;\n#endif\n}\n'
+    result = convert_source(source, Settings())
+    (asm,) = [f for f in result.findings if f.code == "HP420"]
+    assert (asm.location.line, asm.location.column) == (4, 3)
+    assert "mov.u32 %0, 1" in asm.finding.message and "__CUDA_ARCH__" in asm.finding.message
+
+
+def test_user_declaration_of_a_listed_name_is_not_a_use():
+    assert found("void cudaMemAdvise(int);", "HP506") == []

@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from hipport.api import convert_source
+from hipport.settings import Settings
+
+
+def found(source: str, code: str, **settings) -> list[int]:
+    """Lines where ``code`` is reported."""
+    result = convert_source(source, Settings(**settings))
+    return [f.location.line for f in result.findings if f.code == code]
+
+
+def fixed(source: str, unsafe: bool = True) -> str:
+    result = convert_source(source, Settings(unsafe_fixes=unsafe))
+    assert not [f for f in result.findings if f.code in ("HP003", "HP004", "HP005")], \
+        [f.finding.message for f in result.findings]
+    return result.output.decode("utf-8")
+
+
+def kernel(body: str, params: str = "int* out, const float* x") -> str:
+    return f"__global__ void k({params}) {{\n{body}\n}}\n"
