@@ -27,13 +27,25 @@ def drop_first_argument(data: bytes, ref: Reference) -> tuple[tuple[Edit, ...], 
     return (Edit(first_start, second_start, b""),), note
 
 
-@argument_rule("wrap-symbol-argument")
-def wrap_symbol_argument(data: bytes, ref: Reference) -> tuple[tuple[Edit, ...], str] | None:
-    """`cudaMemcpyToSymbol(sym, ...)` -> `hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)`."""
-    if not ref.args:
+def _wrap_symbol(data: bytes, ref: Reference, index: int) -> tuple[tuple[Edit, ...], str] | None:
+    if not ref.args or len(ref.args) <= index:
         return None
-    start, end = ref.args[0]
+    start, end = ref.args[index]
     if data[start:end].lstrip().startswith(b"HIP_SYMBOL"):
         return (), "already wrapped"
     return (Edit(start, start, b"HIP_SYMBOL("), Edit(end, end, b")")), \
         "the symbol argument was wrapped in HIP_SYMBOL()"
+
+
+@argument_rule("wrap-symbol-argument")
+def wrap_symbol_argument(data: bytes, ref: Reference) -> tuple[tuple[Edit, ...], str] | None:
+    """`cudaMemcpyToSymbol(sym, ...)` -> `hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)`."""
+    return _wrap_symbol(data, ref, 0)
+
+
+@argument_rule("wrap-second-symbol-argument")
+def wrap_second_symbol_argument(data: bytes,
+                                ref: Reference) -> tuple[tuple[Edit, ...], str] | None:
+    """`cudaMemcpyFromSymbol(dst, sym, ...)` -> `hipMemcpyFromSymbol(dst, HIP_SYMBOL(sym), ...)`;
+    likewise cudaGetSymbolAddress/cudaGetSymbolSize, whose symbol comes second."""
+    return _wrap_symbol(data, ref, 1)

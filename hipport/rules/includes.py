@@ -19,7 +19,9 @@ _CUDA_HEADER_PREFIXES = (
 @file_rule("includes")
 def rewrite_includes(ctx: Context) -> Iterator[Finding]:
     seen: set[tuple[int, str]] = set()  # (conditional block, final target)
-    for inc in ctx.analysis.includes:
+    # In file order: which of two includes is the duplicate must not depend on the
+    # order the front end happened to find them (tree-sitter captures are unordered).
+    for inc in sorted(ctx.analysis.includes, key=lambda i: i.start):
         entry = ctx.table.lookup(inc.target)
         if entry is None or entry.kind != "header":
             seen.add((inc.block, inc.target))

@@ -45,8 +45,12 @@ def test_special_decisions(entries: list[Located]) -> None:
     by = {loc.entry["cuda"]: loc.entry for loc in entries}
     for name, hip in (("__shfl_down_sync", "__shfl_down"), ("__ballot_sync", "__ballot")):
         assert by[name]["hip"] == hip and by[name]["rule"] == "drop-first-argument"
-    for name in ("cudaMemcpyToSymbol", "cudaMemcpyFromSymbolAsync", "cudaGetSymbolAddress"):
+    for name in ("cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync"):
         assert by[name]["rule"] == "wrap-symbol-argument"
+    # The symbol is the second argument of these.
+    for name in ("cudaMemcpyFromSymbol", "cudaMemcpyFromSymbolAsync", "cudaGetSymbolAddress",
+                 "cudaGetSymbolSize"):
+        assert by[name]["rule"] == "wrap-second-symbol-argument"
     assert by["cudaMallocHost"]["hip"] == "hipHostMalloc"
     assert by["cudaMalloc"]["hip"] == "hipMalloc"
     assert by["cuda_runtime.h"]["hip"] == "hip/hip_runtime.h"

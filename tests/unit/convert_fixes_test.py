@@ -43,6 +43,9 @@ FIXES = [
     pytest.param("void f() { cudaMemcpyToSymbol(c_w, h, sizeof(h)); }",
                  "void f() { hipMemcpyToSymbol(HIP_SYMBOL(c_w), h, sizeof(h)); }",
                  id="symbol-wrapped"),
+    pytest.param("void f() { cudaMemcpyFromSymbol(h, c_w, 4); cudaGetSymbolAddress(&p, c_w); }",
+                 "void f() { hipMemcpyFromSymbol(h, HIP_SYMBOL(c_w), 4); "
+                 "hipGetSymbolAddress(&p, HIP_SYMBOL(c_w)); }", id="second-argument-symbol"),
     pytest.param("void f() {\r\n  cudaFree(p);\r\n}\r\n", "void f() {\r\n  hipFree(p);\r\n}\r\n",
                  id="crlf-kept"),
     pytest.param("\ufeffvoid f() { cudaFree(p); }\n", "\ufeffvoid f() { hipFree(p); }\n",
