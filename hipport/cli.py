@@ -147,6 +147,33 @@ def mappings_docs(output: Path, check: bool) -> None:
 
 
 @cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-f", "--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "json", "md", "markdown", "html", "csv", "sarif"]))
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the report here.")
+@click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
+@click.option("--unsafe-fixes", is_flag=True, help="Count unsafe renames as converted.")
+@click.option("--rocm-version", metavar="X.Y", help="Target ROCm version.")
+@click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
+@click.option("--config", type=click.Path(path_type=Path), help="Configuration file (TOML/YAML).")
+@click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary line.")
+@click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequence[str],
+           exclude: Sequence[str], unsafe_fixes: bool, rocm_version: str | None,
+           rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
+           debug: bool) -> None:
+    """Estimate a migration: conversion and reuse rates, the unmapped-API
+    ledger, hazards and person-days, as text, json, md, html, csv or sarif."""
+    from hipport.commands.report import ReportRequest, run_report
+
+    raise SystemExit(run_report(ReportRequest(
+        tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
+        rocm_version, tuple(rules), config, jobs, quiet, debug)))
+
+
+@cli.command()
 @click.argument("code")
 def explain(code: str) -> None:
     """Explain a diagnostic code (e.g. HP901 or unsupported-cuda-api)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
 from hipport.convert import ConversionResult, convert_bytes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse import get_backend
@@ -42,6 +43,7 @@ class Job:
     display: str  # path as shown to the user
     target: Path | None = None  # where to write (mirror / in-place)
     convert: bool = True  # False: only copy (mirror of a non-source file)
+    build_kind: str | None = None  # "cmake" / "make": a build file (hipport.buildfiles)
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class RunOptions:
     rules: tuple[str, ...] = ()  # user mapping files
     backend: str = "syntax"
     debug: bool = False
+    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH  # for build files
 
 
 class _Worker:
@@ -95,7 +98,12 @@ class _Worker:
             finding = Finding("HP002", f"cannot read: {exc.strerror}", 0, 0)
             located = LocatedFinding(finding, Location(1, 1), Location(1, 1), False)
             return FileResult(job.display, Outcome.FAILED, (located,), error=str(exc.strerror))
-        result = convert_bytes(data, self.backend, self.table, self.options.settings, job.source)
+        if job.build_kind is not None:
+            build = BuildOptions(self.options.offload_arch, self.options.settings)
+            result = convert_build_file(data, job.build_kind, build)
+        else:
+            result = convert_bytes(data, self.backend, self.table, self.options.settings,
+                                   job.source)
         outcome = _outcome(result)
         diff = ""
         if mode is Mode.DIFF and result.changed:

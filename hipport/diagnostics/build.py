@@ -1,6 +1,116 @@
-"""Build-file conversion (HP6xx): CMake and Makefiles."""
+"""Build-file conversion (HP6xx): CMake and Makefiles.
+
+HP600-HP649 are conversions hipport made; HP650-HP699 are constructs it left
+as they were and that need a person (they belong in the report's ledger as
+build work, see ``BUILD_MANUAL_CODES``)."""
 from __future__ import annotations
 
-from hipport.diagnostics.model import Code
+from hipport.diagnostics.model import Code, Severity
 
-BUILD_CODES: tuple[Code, ...] = ()
+_I, _W, _E = Severity.INFO, Severity.WARNING, Severity.ERROR
+
+BUILD_CODES: tuple[Code, ...] = (
+    Code("HP601", "build-language", "CUDA language selection rewritten to HIP.", _I,
+         "`project(... LANGUAGES CUDA)`, `enable_language(CUDA)`, `check_language(CUDA)` and "
+         "the generator expressions `$<COMPILE_LANGUAGE:CUDA>` / `$<LINK_LANGUAGE:CUDA>` name "
+         "the CUDA language; CMake's HIP language (3.21+) is its counterpart.\n\n"
+         "```cmake\nproject(app LANGUAGES CXX CUDA)   # before\nproject(app LANGUAGES CXX HIP)    "
+         "# after\n```"),
+    Code("HP602", "build-variable", "CUDA build variable or property renamed to its HIP "
+         "counterpart.", _I,
+         "`CMAKE_CUDA_STANDARD`, `CMAKE_CUDA_FLAGS`, the target property `CUDA_STANDARD`, ... "
+         "become `CMAKE_HIP_STANDARD`, `CMAKE_HIP_FLAGS`, `HIP_STANDARD`. In Makefiles the "
+         "conventional compiler variables `NVCC`/`NVCCFLAGS` become `HIPCC`/`HIPCCFLAGS`, "
+         "everywhere they are assigned or referenced. Variables of your own (`MY_CUDA_FLAGS`) "
+         "are never renamed."),
+    Code("HP603", "offload-arch", "CUDA GPU architectures replaced by the AMD offload "
+         "architectures.", _I,
+         "`-arch=sm_80`, `-gencode arch=compute_80,code=sm_80`, `CMAKE_CUDA_ARCHITECTURES` and "
+         "the `CUDA_ARCHITECTURES` property select NVIDIA GPUs. They are replaced by the list "
+         "given with `--offload-arch` (default `gfx90a;gfx942`): `--offload-arch=gfx90a "
+         "--offload-arch=gfx942` for hipcc, `CMAKE_HIP_ARCHITECTURES` / `HIP_ARCHITECTURES` for "
+         "CMake. When the CUDA architecture came from a variable (`-arch=sm_$(SM)`), that "
+         "variable no longer affects the build; the message names it."),
+    Code("HP604", "find-package", "find_package of the CUDA toolkit replaced by HIP and the "
+         "ROCm libraries the file uses.", _I,
+         "`find_package(CUDAToolkit)` and the legacy `find_package(CUDA)` become "
+         "`find_package(hip)`, followed by one `find_package(<lib>)` for every ROCm library "
+         "this build file references (`roc::hipblas` needs `find_package(hipblas)`)."),
+    Code("HP605", "build-library", "CUDA library reference replaced by its ROCm library.", _I,
+         "Imported targets (`CUDA::cublas` -> `roc::hipblas`, `CUDA::cudart` -> `hip::host`), "
+         "link flags (`-lcublas` -> `-lhipblas`, `-lcudart` -> `-lamdhip64`) and bare library "
+         "names in `target_link_libraries`."),
+    Code("HP606", "source-language", "`.cu` sources marked as HIP for CMake.", _I,
+         "CMake picks a source's language from its suffix and knows `.cu` only as CUDA. hipport "
+         "keeps the file names and inserts `set_source_files_properties(<the .cu files> "
+         "PROPERTIES LANGUAGE HIP)` after the target that lists them. hipcc compiles `.cu` "
+         "files as HIP without help."),
+    Code("HP607", "legacy-findcuda", "Legacy FindCUDA command or variable replaced.", _I,
+         "`cuda_add_executable`/`cuda_add_library` become `add_executable`/`add_library` (their "
+         "`.cu` sources marked HIP), `cuda_include_directories` becomes `include_directories`, "
+         "`${CUDA_INCLUDE_DIRS}` becomes `${hip_INCLUDE_DIRS}` and `${CUDA_LIBRARIES}` the "
+         "`hip::host` target."),
+    Code("HP608", "relocatable-device-code", "Separable compilation rewritten as HIP's "
+         "`-fgpu-rdc`.", _I,
+         "`CUDA_SEPARABLE_COMPILATION ON`, `-rdc=true` and `-dc` become `-fgpu-rdc` (HIP needs "
+         "it when compiling *and* linking). `CUDA_RESOLVE_DEVICE_SYMBOLS` has no HIP meaning "
+         "(the final link resolves device symbols) and is removed; so is `... OFF`."),
+    Code("HP609", "build-compiler", "nvcc replaced by hipcc.", _I,
+         "The compiler driver named in a Makefile (`nvcc`, `$(CUDA_PATH)/bin/nvcc`) becomes "
+         "`hipcc`. hipcc compiles `.cu` files as HIP and links the HIP runtime itself."),
+    Code("HP610", "flag-translated", "nvcc flag translated to its HIP-Clang equivalent.", _I,
+         "`-Xcompiler -Wall` -> `-Wall`, `--use_fast_math` -> `-ffast-math`, `-lineinfo` -> "
+         "`-gline-tables-only`, `-x cu` -> `-x hip`, `--default-stream per-thread` -> "
+         "`-fgpu-default-stream=per-thread`, `--fmad=false` -> `-ffp-contract=off`, ..."),
+    Code("HP611", "flag-dropped", "nvcc flag with no HIP meaning removed.", _I,
+         "Removed because HIP-Clang has no such setting or already behaves that way: "
+         "`--expt-relaxed-constexpr` and `--extended-lambda` (allowed by default), "
+         "`-Xptxas ...`/`--ptxas-options` (PTX assembler options; the AMD analogue of `-Xptxas "
+         "-v` is `-Rpass-analysis=kernel-resource-usage` on recent Clang), `-ccbin` (hipcc uses "
+         "its own Clang as host compiler), `-Wno-deprecated-gpu-targets`, `-lcudadevrt`."),
+    Code("HP612", "toolkit-path", "CUDA toolkit location replaced by the ROCm location.", _I,
+         "`CUDA_PATH`, `CUDA_HOME` and `CUDA_ROOT` become `ROCM_PATH`; `/usr/local/cuda` "
+         "becomes `/opt/rocm` and its `lib64` directory `lib`. Distribution packages (Debian) "
+         "install ROCm under `/usr`: run `make ROCM_PATH=/usr` there."),
+    Code("HP613", "cmake-minimum-raised", "cmake_minimum_required raised to 3.21 for the HIP "
+         "language.", _I,
+         "CMake's first-class HIP language appeared in CMake 3.21; projects that enable it "
+         "should require that version. Raising the minimum also moves policy defaults "
+         "forward to 3.21."),
+    Code("HP650", "unknown-nvcc-flag", "nvcc flag hipport does not translate; left as it "
+         "was.", _W,
+         "The flag is nvcc-specific and has no safe automatic translation (`-G`, "
+         "`-maxrregcount`, `-res-usage`, `--keep`, ...), or hipport does not know it. hipcc "
+         "will reject or ignore it: choose an equivalent by hand (see `hipcc --help` and the "
+         "HIP-Clang documentation) or remove it."),
+    Code("HP651", "unknown-cuda-build-variable", "CUDA build variable or property hipport does "
+         "not convert; left as it was.", _W,
+         "A `CMAKE_CUDA_*` variable, `CUDAToolkit_*`/`CUDA_*` result variable or `CUDA_*` "
+         "property without a known HIP counterpart (`CUDAToolkit_VERSION`, "
+         "`CUDA_PTX_COMPILATION`, ...). Decide by hand what the HIP build needs."),
+    Code("HP652", "unsupported-cuda-library", "CUDA library without a ROCm counterpart in "
+         "hipport's table; left as it was.", _W,
+         "For example `CUDA::nvml`, `-lcupti`, `-lnvjpeg`, `-lnppc`. Replace it with a ROCm "
+         "library (rocm_smi, rocprofiler, rocJPEG, ...) and port the code that uses it."),
+    Code("HP653", "manual-build-work", "Build construct that needs a manual decision; left as "
+         "it was.", _W,
+         "hipport recognised a CUDA build construct it cannot rewrite mechanically: "
+         "`CUDA_NVCC_FLAGS` (a FindCUDA list with no HIP-language counterpart; its flags were "
+         "translated in place), `cuda_add_executable(... OPTIONS ...)`, `cuda_compile_ptx`, "
+         "`-dlink` steps, `CMAKE_CUDA_COMPILER`/`CMAKE_CUDA_HOST_COMPILER` (CMake's HIP "
+         "compiler is Clang, never hipcc), `.cu` sources given through a variable or a glob, "
+         "property values taken from variables."),
+    Code("HP654", "library-without-find-package", "ROCm library target used but this file has "
+         "no find_package of the CUDA toolkit to extend.", _W,
+         "The converted file links, for example, `roc::hipblas`, but the matching "
+         "`find_package(hipblas)` could not be placed because the toolkit was found in another "
+         "file (usually the top-level CMakeLists.txt). Add `find_package(<lib> REQUIRED)` "
+         "there."),
+    Code("HP655", "build-file-syntax", "The build file could not be read; it was left "
+         "unchanged.", _E,
+         "hipport's CMake lexer found an unbalanced parenthesis, an unterminated quoted or "
+         "bracket argument, or text that is not a command; nothing in the file was changed."),
+)
+
+# Findings that stay in the file as work for a person: the ledger's build part.
+BUILD_MANUAL_CODES = frozenset(c.code for c in BUILD_CODES if c.severity is not Severity.INFO)

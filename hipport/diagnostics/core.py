@@ -46,6 +46,9 @@ CORE_CODES = (
          "mask-less form; the mask argument was dropped.", Severity.INFO),
     Code("HP305", "hip-symbol-wrapped", "Symbol argument wrapped in HIP_SYMBOL().",
          Severity.INFO),
+    Code("HP306", "hip-runtime-include-added", "The file has kernel code but no runtime "
+         "include (nvcc includes cuda_runtime.h implicitly; hipcc does not): "
+         "#include <hip/hip_runtime.h> added.", Severity.INFO),
     Code("HP900", "unmapped-cuda-api", "CUDA-looking name that hipport's catalogue does not "
          "know; left unchanged.", Severity.WARNING),
     Code("HP901", "unsupported-cuda-api", "CUDA API with no HIP equivalent; left unchanged.",

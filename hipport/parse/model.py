@@ -63,6 +63,11 @@ class Analysis:
     includes: list[Include] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
     declared: set[str] = field(default_factory=set)  # CUDA-looking names the file declares
+    # Kernel syntax (__global__, __shared__, threadIdx, <<<>>>): such a file
+    # relied on nvcc including cuda_runtime.h implicitly.
+    device_syntax: bool = False
+    # Where a new #include line can go (start of a line), if the file needs one.
+    include_insertion: int | None = None
     # Arguments of macros that only stringify/paste them, found in #define bodies.
     spelling_spans: list[Span] = field(default_factory=list)
     error_count: int = 0

@@ -62,6 +62,8 @@ def _query(pattern: str) -> Query:
 (preproc_def value: (preproc_arg) @body)
 (preproc_function_def value: (preproc_arg) @body)
 (kernel_call_syntax) @launch
+["__global__" "__device__" "__shared__" "__constant__" "__managed__"] @device
+((identifier) @builtin (#match? @builtin "^(threadIdx|blockIdx|blockDim|gridDim)$"))
 """)
 
 
@@ -115,6 +117,10 @@ class SyntaxBackend:
             launch = _launch(data, node)
             if launch is not None:
                 result.launches.append(launch)
+        result.device_syntax = bool(captures.get("device") or captures.get("builtin")
+                                    or captures.get("launch"))
+        if result.device_syntax:
+            result.include_insertion = _include_insertion(tree.root_node, data)
         # A name the file declares itself is the user's, wherever it is used.
         if result.declared:
             result.references = [r for r in result.references if r.name not in result.declared]
@@ -249,6 +255,47 @@ def _spelling_argument_spans(root: Node, macros: dict[bytes, set[int]]) -> list[
         if positions:
             spans.extend(span for n, span in enumerate(_arguments(args) or ()) if n in positions)
     return spans
+
+
+def _line_start(data: bytes, offset: int) -> int:
+    return data.rfind(b"\n", 0, offset) + 1
+
+
+def _after_line(data: bytes, offset: int) -> int:
+    newline = data.find(b"\n", offset)
+    return len(data) if newline == -1 else newline + 1
+
+
+def _include_insertion(root: Node, data: bytes) -> int | None:
+    """Where a new `#include` line goes: before the first include of the file's
+    leading directives, else after `#pragma once` or the include guard, else
+    after the leading comments.  None when the file has no safe place."""
+    nodes = list(root.children)
+    fallback: int | None = None
+    while nodes:
+        node = nodes.pop(0)
+        if node.type == "comment":
+            continue
+        if node.type == "preproc_include":
+            return _line_start(data, node.start_byte)
+        if node.type == "preproc_call" and (node.text or b"").split()[:2] == [b"#pragma", b"once"]:
+            fallback = _after_line(data, node.start_byte)
+            continue
+        guard = node.child_by_field_name("name") if node.type == "preproc_ifdef" else None
+        if guard is not None and fallback is None and (node.text or b"").startswith(b"#ifndef"):
+            body = [c for c in node.children[2:] if c.type != "comment"]
+            define = body[0] if body and body[0].type == "preproc_def" else None
+            defined = define.child_by_field_name("name") if define is not None else None
+            if define is not None and defined is not None and defined.text == guard.text:
+                fallback = _after_line(data, define.start_byte)
+                nodes = [c for c in body[1:] if c.type != "#endif"]
+                continue
+        if fallback is not None:
+            return fallback
+        if node.type in ("ERROR", "#endif"):
+            return None
+        return _line_start(data, node.start_byte)
+    return fallback
 
 
 def _count_errors(root: Node) -> tuple[int, int | None]:

@@ -50,3 +50,26 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
                   title=f"Include <{entry.hip}>")
         yield Finding("HP302", f"<{entry.cuda}> -> <{entry.hip}>", inc.start, inc.end,
                       fix=fix, **common)
+
+
+RUNTIME_HEADERS = frozenset({"hip/hip_runtime.h", "hip/hip_runtime_api.h"})
+
+
+@file_rule("runtime-include")
+def add_runtime_include(ctx: Context) -> Iterator[Finding]:
+    """nvcc includes cuda_runtime.h into every .cu file; hipcc includes
+    nothing, so a file with kernel code and no runtime include gets one."""
+    at = ctx.analysis.include_insertion
+    if not ctx.analysis.device_syntax or at is None:
+        return
+    for inc in ctx.analysis.includes:
+        entry = ctx.table.lookup(inc.target)
+        final = entry.hip if entry is not None and entry.kind == "header" else inc.target
+        if final in RUNTIME_HEADERS or inc.target in RUNTIME_HEADERS:
+            return
+    newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
+    fix = Fix((Edit(at, at, b"#include <hip/hip_runtime.h>" + newline),),
+              title="Include <hip/hip_runtime.h>")
+    yield Finding("HP306", "kernel code without a runtime include: #include <hip/hip_runtime.h> "
+                  "added (nvcc includes cuda_runtime.h implicitly, hipcc does not)", at, at,
+                  fix=fix)

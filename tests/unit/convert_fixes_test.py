@@ -59,7 +59,42 @@ FIXES = [
 
 @pytest.mark.parametrize(("before", "after"), FIXES)
 def test_rewrite(before, after):
-    assert convert_source(before).output.decode("utf-8") == after
+    out = convert_source(before).output.decode("utf-8")
+    if "#include" not in before:  # the added runtime include has tests of its own
+        out = out.replace("#include <hip/hip_runtime.h>\n", "", 1)
+    assert out == after
+
+
+RUNTIME_INCLUDE = [
+    pytest.param("// license\n#include <cstdio>\n__global__ void k() {}\n",
+                 "// license\n#include <hip/hip_runtime.h>\n#include <cstdio>\n__global__ void k() {}\n",
+                 id="before-first-include"),
+    pytest.param("#pragma once\n__device__ int f();\n",
+                 "#pragma once\n#include <hip/hip_runtime.h>\n__device__ int f();\n",
+                 id="after-pragma-once"),
+    pytest.param("#ifndef K_H\n#define K_H\n__global__ void k();\n#endif\n",
+                 "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n__global__ void k();\n#endif\n",
+                 id="inside-include-guard"),
+    pytest.param("void f(float* p) {\r\n  k<<<1, 1>>>(p);\r\n}\r\n",
+                 "#include <hip/hip_runtime.h>\r\nvoid f(float* p) {\r\n  k<<<1, 1>>>(p);\r\n}\r\n",
+                 id="launch-only-crlf"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), RUNTIME_INCLUDE)
+def test_runtime_include_added_to_kernel_code(before, after):
+    assert convert_source(before).output.decode() == after
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param("#include <cuda_runtime.h>\n__global__ void k() {}\n", id="has-cuda-include"),
+    pytest.param("#include <hip/hip_runtime.h>\n__global__ void k() {}\n", id="has-hip-include"),
+    pytest.param("#include <cuda_runtime_api.h>\n__device__ int f();\n", id="has-api-include"),
+    pytest.param("int threadIdx_count;\nvoid f() { cudaFree(p); }\n", id="host-api-only"),
+])
+def test_runtime_include_not_added(source):
+    assert b"#include <hip/hip_runtime.h>\n#" not in convert_source(source).output
+    assert convert_source(source).output.count(b"hip_runtime") <= 1
 
 
 LAUNCHES = [
@@ -80,6 +115,7 @@ LAUNCHES = [
 
 @pytest.mark.parametrize(("before", "after"), LAUNCHES)
 def test_launch_syntax_hip(before, after):
+    before, after = "#include <cuda.h>\n" + before, "#include <hip/hip_runtime.h>\n" + after
     assert convert_source(before, Settings(launch_syntax="hip")).output.decode() == after
 
 

@@ -1,5 +1,6 @@
 // CUB becomes hipCUB (namespace and header), Thrust stays (rocThrust keeps
 // its names), cooperative groups keep their namespace.
+#include <hip/hip_runtime.h>
 #include <hipcub/hipcub.hpp>
 #include <thrust/device_vector.h>
 #include <thrust/reduce.h>

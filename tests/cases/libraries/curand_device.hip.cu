@@ -1,4 +1,5 @@
 // Device-side cuRAND: one generator state per thread.
+#include <hip/hip_runtime.h>
 #include <hiprand/hiprand_kernel.h>
 
 __global__ void setup(hiprandState* states, unsigned long long seed)

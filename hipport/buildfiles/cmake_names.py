@@ -1,0 +1,67 @@
+"""CMake names of the CUDA world and their HIP counterparts (data, no logic)."""
+from __future__ import annotations
+
+# CMAKE_CUDA_<suffix> -> CMAKE_HIP_<suffix> (CMake's HIP language has them all).
+CMAKE_VARIABLE_SUFFIXES = frozenset({
+    "STANDARD", "STANDARD_REQUIRED", "EXTENSIONS", "FLAGS", "FLAGS_INIT", "FLAGS_DEBUG",
+    "FLAGS_RELEASE", "FLAGS_RELWITHDEBINFO", "FLAGS_MINSIZEREL", "COMPILER_LAUNCHER",
+    "ARCHITECTURES", "COMPILER_ID", "COMPILER_VERSION", "COMPILER_LOADED", "COMPILE_FEATURES",
+    "VISIBILITY_PRESET", "STANDARD_LIBRARIES", "OUTPUT_EXTENSION", "COMPILER",
+    "CLANG_TIDY", "LINK_FLAGS",
+})
+# Handled by dedicated rules (never a plain rename).
+CMAKE_SPECIAL = frozenset({"CMAKE_CUDA_SEPARABLE_COMPILATION",
+                           "CMAKE_CUDA_RESOLVE_DEVICE_SYMBOLS", "CMAKE_CUDA_HOST_COMPILER"})
+
+# Target/source property names.
+PROPERTY_RENAMES = {"CUDA_STANDARD": "HIP_STANDARD",
+                    "CUDA_STANDARD_REQUIRED": "HIP_STANDARD_REQUIRED",
+                    "CUDA_EXTENSIONS": "HIP_EXTENSIONS",
+                    "CUDA_ARCHITECTURES": "HIP_ARCHITECTURES"}
+PROPERTY_COMMANDS = frozenset({"set_target_properties", "set_property", "get_target_property",
+                               "get_property", "set_source_files_properties",
+                               "get_source_file_property"})
+
+# FindCUDA / FindCUDAToolkit result variables.
+VARIABLE_RENAMES = {"CUDA_INCLUDE_DIRS": "hip_INCLUDE_DIRS",
+                    "CUDAToolkit_INCLUDE_DIRS": "hip_INCLUDE_DIRS",
+                    "CUDA_FOUND": "hip_FOUND", "CUDAToolkit_FOUND": "hip_FOUND"}
+# ${VAR} -> imported target (link name of the CUDA library in the value).
+VARIABLE_TARGETS = {"CUDA_LIBRARIES": "cudart", "CUDA_CUDART_LIBRARY": "cudart",
+                    "CUDA_CUBLAS_LIBRARIES": "cublas", "CUDA_cublas_LIBRARY": "cublas",
+                    "CUDA_CUFFT_LIBRARIES": "cufft", "CUDA_cufft_LIBRARY": "cufft",
+                    "CUDA_curand_LIBRARY": "curand", "CUDA_cusparse_LIBRARY": "cusparse",
+                    "CUDA_cusolver_LIBRARY": "cusolver", "CUDA_CUDA_LIBRARY": "cuda"}
+VARIABLES_REPORTED = frozenset({
+    "CUDA_TOOLKIT_ROOT_DIR", "CUDAToolkit_ROOT", "CUDAToolkit_ROOT_DIR", "CUDAToolkit_BIN_DIR",
+    "CUDAToolkit_LIBRARY_DIR", "CUDAToolkit_LIBRARY_ROOT", "CUDAToolkit_TARGET_DIR",
+    "CUDAToolkit_VERSION", "CUDAToolkit_VERSION_MAJOR", "CUDAToolkit_VERSION_MINOR",
+    "CUDAToolkit_NVCC_EXECUTABLE", "CUDA_VERSION", "CUDA_VERSION_MAJOR", "CUDA_VERSION_MINOR",
+    "CUDA_VERSION_STRING", "CUDA_NVCC_EXECUTABLE", "CUDA_HOST_COMPILER",
+    "CUDA_PROPAGATE_HOST_FLAGS", "CUDA_ATTACH_VS_BUILD_RULE_TO_CUDA_FILE",
+})
+FLAG_VARIABLE_PREFIXES = ("CMAKE_CUDA_FLAGS", "CUDA_NVCC_FLAGS")
+SEPARABLE = frozenset({"CMAKE_CUDA_SEPARABLE_COMPILATION", "CUDA_SEPARABLE_COMPILATION"})
+COMPILER_VARIABLES = frozenset({"CMAKE_CUDA_COMPILER", "CMAKE_CUDA_HOST_COMPILER",
+                                "CUDA_HOST_COMPILER"})
+
+FLAG_COMMANDS = frozenset({"target_compile_options", "add_compile_options",
+                           "target_link_options", "add_link_options", "target_link_libraries",
+                           "link_libraries", "add_definitions"})
+LINK_COMMANDS = frozenset({"target_link_libraries", "link_libraries"})
+LEGACY_RENAMES = {"cuda_add_executable": "add_executable", "cuda_add_library": "add_library",
+                  "cuda_include_directories": "include_directories"}
+LEGACY_LIBRARY_COMMANDS = {"cuda_add_cublas_to_target": "cublas",
+                           "cuda_add_cufft_to_target": "cufft"}
+LEGACY_MANUAL = frozenset({"cuda_compile", "cuda_compile_ptx", "cuda_compile_fatbin",
+                           "cuda_compile_cubin", "cuda_wrap_srcs",
+                           "cuda_link_separable_compilation_objects",
+                           "cuda_compute_separable_compilation_object_file_name",
+                           "cuda_select_nvcc_arch_flags", "cuda_build_clean_target"})
+TARGET_COMMANDS = frozenset({"add_executable", "add_library", "cuda_add_executable",
+                             "cuda_add_library", "target_sources"})
+LANGUAGE_GENEXES = ("COMPILE_LANGUAGE:", "LINK_LANGUAGE:", "COMPILE_LANG_AND_ID:",
+                    "LINK_LANG_AND_ID:")
+TRUE_VALUES = frozenset({"ON", "TRUE", "YES", "Y", "1"})
+FALSE_VALUES = frozenset({"OFF", "FALSE", "NO", "N", "0", ""})
+HIP_MINIMUM_CMAKE = (3, 21)

@@ -1,0 +1,225 @@
+"""nvcc command-line flags -> hipcc / HIP-Clang flags, over a word sequence.
+
+Shared by the Makefile and CMake front ends: each gives the words of one
+flag list (a variable's value, a recipe line, a quoted CMake string, a
+generator expression's body) and gets findings with byte-span fixes back.
+Flags hipport does not know are left alone; nvcc-only flags it cannot
+translate are reported (HP650), never silently dropped."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hipport.buildfiles.libraries import (BY_LINK_NAME, DROPPED_LINK_NAMES, RocmLibrary,
+                                          looks_like_cuda_library)
+from hipport.buildfiles.words import Word, removal
+from hipport.edits import Edit, Fix
+from hipport.findings import Finding
+
+TRANSLATED: dict[str, str] = {
+    "-lineinfo": "-gline-tables-only",
+    "--generate-line-info": "-gline-tables-only",
+    "--use_fast_math": "-ffast-math",
+    "-use_fast_math": "-ffast-math",
+    "-ftz=true": "-fgpu-flush-denormals-to-zero",
+    "--ftz=true": "-fgpu-flush-denormals-to-zero",
+    "-fmad=false": "-ffp-contract=off",
+    "--fmad=false": "-ffp-contract=off",
+    "--default-stream=per-thread": "-fgpu-default-stream=per-thread",
+    "--default-stream=legacy": "-fgpu-default-stream=legacy",
+}
+RDC_ON = {"-rdc=true": "-fgpu-rdc", "--relocatable-device-code=true": "-fgpu-rdc",
+          "-rdc=false": "-fno-gpu-rdc", "--relocatable-device-code=false": "-fno-gpu-rdc"}
+# Only where the command is known to be nvcc: elsewhere these mean other things.
+NVCC_ONLY_TRANSLATED = {"-dc": "-fgpu-rdc -c", "--device-c": "-fgpu-rdc -c"}
+
+# HIP-Clang already behaves this way, or the setting has no HIP meaning.
+DROPPED = frozenset({
+    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--extended-lambda",
+    "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
+    "-Wno-deprecated-gpu-targets", "-ftz=false", "--ftz=false", "-fmad=true", "--fmad=true",
+    "-prec-div=true", "--prec-div=true", "-prec-sqrt=true", "--prec-sqrt=true",
+})
+# Options whose value (``-X=v`` or ``-X v``) is for nvcc's own tools.
+DROPPED_WITH_VALUE = frozenset({
+    "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xfatbin",
+    "--fatbin-options", "-Xcudafe", "-ccbin", "--compiler-bindir", "-cudart", "--cudart",
+})
+HOST_COMPILER_OPTIONS = frozenset({"-Xcompiler", "--compiler-options"})
+ARCH_OPTIONS = frozenset({"-arch", "--gpu-architecture", "-gencode", "--generate-code",
+                          "-code", "--gpu-code"})
+_ARCH_VALUE_PREFIXES = ("sm_", "compute_", "arch=", "lto_")
+_ARCH_VALUES = frozenset({"native", "all", "all-major"})
+
+# nvcc-only flags without a safe translation: reported, left in place.
+UNTRANSLATABLE: dict[str, str] = {
+    "-G": "device debug information: HIP-Clang uses -ggdb (with -O0) for host and device",
+    "--device-debug": "device debug information: use -ggdb (with -O0)",
+    "-maxrregcount": "register limit: use __launch_bounds__ in the source instead",
+    "--maxrregcount": "register limit: use __launch_bounds__ in the source instead",
+    "-res-usage": "resource usage: recent Clang prints it with "
+                  "-Rpass-analysis=kernel-resource-usage",
+    "--resource-usage": "resource usage: recent Clang prints it with "
+                        "-Rpass-analysis=kernel-resource-usage",
+    "-keep": "intermediate files: use -save-temps", "--keep": "intermediate files: use -save-temps",
+    "--keep-dir": "intermediate files: use -save-temps=obj",
+    "-ptx": "PTX output has no HIP equivalent", "--ptx": "PTX output has no HIP equivalent",
+    "-cubin": "cubin output: use --cuda-device-only for a code object",
+    "--cubin": "cubin output: use --cuda-device-only for a code object",
+    "-fatbin": "fatbin output: use --cuda-device-only", "--fatbin": "fatbin output",
+    "-dlink": "separate device link: with -fgpu-rdc the final hipcc link does it",
+    "--device-link": "separate device link: with -fgpu-rdc the final hipcc link does it",
+    "-dlto": "device LTO: HIP-Clang has -foffload-lto",
+    "--prec-div=false": "approximate division: consider -ffast-math",
+    "--prec-sqrt=false": "approximate sqrt: consider -ffast-math",
+    "-Werror=cross-execution-space-call": "nvcc diagnostic",
+    "--display-error-number": "nvcc diagnostic", "--diag-suppress": "nvcc diagnostic",
+    "-diag-suppress": "nvcc diagnostic", "--threads": "nvcc parallel compilation",
+    "-t": "nvcc parallel compilation", "--optimize": "use -O<n>",
+}
+_NVCC_ONLY_REPORTED = frozenset({"-G", "-keep", "-ptx", "-cubin", "-fatbin", "-t", "-dlink"})
+
+
+@dataclass
+class FlagResult:
+    findings: list[Finding] = field(default_factory=list)
+    claimed: list[tuple[int, int]] = field(default_factory=list)  # spans now owned by a fix
+    libraries: set[RocmLibrary] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class _Action:
+    first: int
+    last: int
+    code: str
+    message: str
+    text: str | None  # None: remove; "" never used
+    report_only: bool = False
+
+
+def _value(words: list[Word], i: int, names: frozenset[str]) -> tuple[str, str, int] | None:
+    """(option, value, index of the last word) when words[i] is one of
+    ``names`` with its value attached by ``=`` or in the next word."""
+    text = words[i].text
+    if text in names and i + 1 < len(words):
+        return text, words[i + 1].text, i + 1
+    name, eq, value = text.partition("=")
+    if eq and name in names:
+        return name, value, i
+    return None
+
+
+def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
+                  nvcc: bool) -> FlagResult:
+    """Findings for the nvcc flags among ``words`` (all in ``text``)."""
+    actions: list[_Action] = []
+    result = FlagResult()
+    arch_done = False
+    i = 0
+    while i < len(words):
+        w = words[i].text
+        act: _Action | None = None
+        if (v := _value(words, i, ARCH_OPTIONS) or _foreach_arch(w, i)) and _is_arch(v[1]):
+            option, value, last = v
+            source = _variable_in(value)
+            note = f"; {source} no longer selects the GPU" if source else ""
+            shown = w if option == "$(foreach)" else f"{option} {value}"
+            if arch_done:
+                act = _Action(i, last, "HP603", f"{shown} covered by the offload "
+                              f"architectures already given{note}", None)
+            else:
+                flags = " ".join(f"--offload-arch={a}" for a in offload)
+                act = _Action(i, last, "HP603", f"{shown} -> {flags}{note}", flags)
+                arch_done = True
+        elif v := _value(words, i, HOST_COMPILER_OPTIONS):
+            option, value, last = v
+            if '"' in value or "'" in value:
+                act = _Action(i, last, "HP650", f"{option} with a quoted value: pass the host "
+                              "flags to hipcc directly", None, report_only=True)
+            else:
+                flags = " ".join(p for p in value.split(",") if p)
+                act = _Action(i, last, "HP610", f"{option} {value} -> {flags}", flags or None)
+        elif v := _value(words, i, DROPPED_WITH_VALUE):
+            option, value, last = v
+            act = _Action(i, last, "HP611", f"{option} {value} removed: no HIP meaning", None)
+        elif v := _value(words, i, frozenset({"-rdc", "--relocatable-device-code"})):
+            option, value, last = v
+            on = value.lower() in ("true", "1", "on")
+            act = _Action(i, last, "HP608", f"{option} {value} -> "
+                          f"{'-fgpu-rdc' if on else '-fno-gpu-rdc'}",
+                          "-fgpu-rdc" if on else "-fno-gpu-rdc")
+        elif w in TRANSLATED:
+            act = _Action(i, i, "HP610", f"{w} -> {TRANSLATED[w]}", TRANSLATED[w])
+        elif nvcc and w in NVCC_ONLY_TRANSLATED:
+            act = _Action(i, i, "HP608", f"{w} -> {NVCC_ONLY_TRANSLATED[w]}",
+                          NVCC_ONLY_TRANSLATED[w])
+        elif nvcc and w == "-x" and i + 1 < len(words) and words[i + 1].text == "cu":
+            act = _Action(i, i + 1, "HP610", "-x cu -> -x hip", "-x hip")
+        elif v := _value(words, i, frozenset({"--default-stream", "-default-stream"})):
+            option, value, last = v
+            act = _Action(i, last, "HP610", f"{option} {value} -> "
+                          f"-fgpu-default-stream={value}", f"-fgpu-default-stream={value}")
+        elif w in DROPPED:
+            act = _Action(i, i, "HP611", f"{w} removed: HIP-Clang needs no such flag", None)
+        elif w.startswith("-l") and len(w) > 2:
+            act = _library(i, w[2:], result)
+        else:
+            option = w.partition("=")[0]
+            if option in UNTRANSLATABLE and (nvcc or option not in _NVCC_ONLY_REPORTED):
+                act = _Action(i, i, "HP650", f"{w}: {UNTRANSLATABLE[option]}; left as it was",
+                              None, report_only=True)
+        if act is None:
+            i += 1
+            continue
+        actions.append(act)
+        i = act.last + 1
+    removed = {k for a in actions if a.text is None and not a.report_only
+               for k in range(a.first, a.last + 1)}
+    for a in actions:
+        head, tail = words[a.first], words[a.last]
+        if a.report_only:
+            result.findings.append(Finding(a.code, a.message, head.start, tail.end))
+            continue
+        edit = (removal(text, words, a.first, a.last, removed) if a.text is None
+                else Edit(head.start, tail.end, a.text.encode("latin-1")))
+        result.claimed.append((head.start, tail.end))
+        result.findings.append(Finding(a.code, a.message, head.start, tail.end,
+                                       Fix((edit,), title=a.message)))
+    return result
+
+
+def _library(i: int, name: str, result: FlagResult) -> _Action | None:
+    if name in BY_LINK_NAME:
+        lib = BY_LINK_NAME[name]
+        result.libraries.add(lib)
+        return _Action(i, i, "HP605", f"-l{name} -> -l{lib.link_name}", f"-l{lib.link_name}")
+    if name in DROPPED_LINK_NAMES:
+        return _Action(i, i, "HP611", f"-l{name} removed: HIP has no separate device runtime",
+                       None)
+    if looks_like_cuda_library(name):
+        return _Action(i, i, "HP652", f"-l{name}: no ROCm counterpart known; left as it was",
+                       None, report_only=True)
+    return None
+
+
+def _foreach_arch(word: str, i: int) -> tuple[str, str, int] | None:
+    """``$(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))``: a Make
+    loop generating one nvcc architecture flag per list element."""
+    if not (word.startswith(("$(foreach ", "${foreach ")) and word[-1] in ")}"):
+        return None
+    parts = word[10:-1].split(",", 2)
+    if len(parts) < 3 or not any(o in parts[2] for o in ("-gencode", "-arch", "--gpu-arch")):
+        return None
+    return "$(foreach)", f"arch=over {parts[1]}", i
+
+
+def _is_arch(value: str) -> bool:
+    return value.startswith(_ARCH_VALUE_PREFIXES) or value in _ARCH_VALUES
+
+
+def _variable_in(value: str) -> str | None:
+    for opener, closer in (("$(", ")"), ("${", "}")):
+        at = value.find(opener)
+        if at >= 0:
+            end = value.find(closer, at)
+            return value[at:end + 1] if end > 0 else None
+    return None

@@ -1,0 +1,133 @@
+"""Makefile rules: nvcc -> hipcc, nvcc flags, CUDA libraries and paths.
+
+Flags are rewritten in variable values and recipe lines; variable renames
+(NVCC -> HIPCC, CUDA_PATH -> ROCM_PATH) apply wherever the variable is
+assigned or referenced.  Comments and define blocks are left alone."""
+from __future__ import annotations
+
+from hipport.buildfiles.flags import rewrite_flags
+from hipport.buildfiles.make_tokens import LineKind, MakeLine, lex_make
+from hipport.buildfiles.options import BuildOptions
+from hipport.buildfiles.words import Word, split_words
+from hipport.edits import Edit, Fix
+from hipport.findings import Finding
+
+VARIABLE_RENAMES = {"NVCC": "HIPCC", "NVCCFLAGS": "HIPCCFLAGS", "NVCC_FLAGS": "HIPCC_FLAGS",
+                    "CUDA_PATH": "ROCM_PATH", "CUDA_HOME": "ROCM_PATH",
+                    "CUDA_ROOT": "ROCM_PATH", "CUDA_INSTALL_PATH": "ROCM_PATH"}
+_TOOLKIT_VARIABLES = frozenset(k for k, v in VARIABLE_RENAMES.items() if v == "ROCM_PATH")
+CUDA_PREFIX = "/usr/local/cuda"
+ROCM_PREFIX = "/opt/rocm"
+_NVCC_HINTS = ("NVCC", "CUDA", "GENCODE", "GPU")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_NAME_DIRECTIVES = frozenset({"ifdef", "ifndef", "export", "unexport", "undefine", "override"})
+
+
+def make_findings(text: str, options: BuildOptions) -> list[Finding]:
+    findings: list[Finding] = []
+    for line in lex_make(text):
+        if line.kind in (LineKind.BLANK, LineKind.COMMENT, LineKind.DEFINE_BODY):
+            continue
+        claimed: list[tuple[int, int]] = []
+        if line.kind is LineKind.ASSIGNMENT and line.name is not None:
+            _rename(findings, line.name, "assignment", text)
+            nvcc = any(h in line.name.text.upper() for h in _NVCC_HINTS)
+            words = list(split_words(text, line.value_start, line.content_end))
+            claimed = _flags(text, words, options, nvcc, findings)
+        elif line.kind is LineKind.RECIPE:
+            words = list(split_words(text, line.value_start, _recipe_end(text, line)))
+            nvcc = any(_is_nvcc_word(w.text) for w in words)
+            claimed = _flags(text, words, options, nvcc, findings)
+        elif line.kind is LineKind.DIRECTIVE:
+            words = list(split_words(text, line.start, line.content_end))
+            if len(words) > 1 and words[0].text in _NAME_DIRECTIVES:
+                _rename(findings, words[1], "directive")
+        end = _recipe_end(text, line) if line.kind is LineKind.RECIPE else line.content_end
+        for word in split_words(text, line.body_start, end):
+            if not any(s <= word.start and word.end <= e for s, e in claimed):
+                findings += _inside_word(text, word)
+    return findings
+
+
+def _recipe_end(text: str, line: MakeLine) -> int:
+    # The shell sees recipe text: a '#' opening a word starts a shell comment.
+    for w in split_words(text, line.value_start, line.end):
+        if w.text.startswith("#"):
+            return w.start
+    return line.end
+
+
+def _flags(text: str, words: list[Word], options: BuildOptions, nvcc: bool,
+           findings: list[Finding]) -> list[tuple[int, int]]:
+    result = rewrite_flags(text, words, options.offload_arch, nvcc=nvcc)
+    findings += result.findings
+    return result.claimed
+
+
+def _rename(findings: list[Finding], name: Word, where: str, text: str = "") -> None:
+    new = VARIABLE_RENAMES.get(name.text)
+    if new is None:
+        return
+    end, replacement = name.end, new
+    # Keep the column of an aligned `=`: a longer name eats padding spaces
+    # (leaving at least one), a shorter one gets padding.
+    spaces = len(text[name.end:]) - len(text[name.end:].lstrip(" "))
+    grow = len(new) - len(name.text)
+    if spaces >= 2 and 0 < grow < spaces:
+        end += grow
+    elif spaces >= 1 and grow < 0:
+        replacement += " " * -grow
+    findings.append(_edit("HP612" if new == "ROCM_PATH" else "HP602",
+                          f"variable {name.text} -> {new} ({where})", name.start, end,
+                          replacement))
+
+
+def _edit(code: str, message: str, start: int, end: int, new: str) -> Finding:
+    fix = Fix((Edit(start, end, new.encode("latin-1")),), title=message)
+    return Finding(code, message, start, end, fix)
+
+
+def _is_nvcc_word(word: str) -> bool:
+    return (word == "nvcc" or word.endswith("/nvcc") or word in ("$(NVCC)", "${NVCC}"))
+
+
+def _inside_word(text: str, word: Word) -> list[Finding]:
+    """Renamed variable references, CUDA paths and the nvcc program inside a word."""
+    out: list[Finding] = []
+    roots: list[int] = []  # offsets just after a toolkit root ($(CUDA_PATH), /usr/local/cuda)
+    i = word.start
+    while i < word.end:
+        if text.startswith(("$(", "${"), i):
+            j = i + 2
+            while j < word.end and text[j] in _NAME_CHARS:
+                j += 1
+            name = text[i + 2:j]
+            if j < word.end and text[j] in "):}" and name in VARIABLE_RENAMES:
+                new = VARIABLE_RENAMES[name]
+                out.append(_edit("HP612" if new == "ROCM_PATH" else "HP602",
+                                 f"$({name}) -> $({new})", i + 2, j, new))
+                if name in _TOOLKIT_VARIABLES and text[j] in ")}":
+                    roots.append(j + 1)
+            i = j
+            continue
+        if text.startswith(CUDA_PREFIX, i) and (i == word.start or text[i - 1] in "=:,'\""
+                                                    or text[i - 2:i] in ("-L", "-I")):
+            j = i + len(CUDA_PREFIX)
+            if j < word.end and text[j] == "-":  # /usr/local/cuda-12.2
+                k = j + 1
+                while k < word.end and (text[k].isdigit() or text[k] == "."):
+                    k += 1
+                j = k if k > j + 1 else j
+            if j == word.end or text[j] == "/":
+                out.append(_edit("HP612", f"{text[i:j]} -> {ROCM_PREFIX}", i, j, ROCM_PREFIX))
+                roots.append(j)
+                i = j
+                continue
+        i += 1
+    for at in roots:
+        if text.startswith("/lib64", at) and (at + 6 == word.end or text[at + 6] in "/ "):
+            out.append(_edit("HP612", "toolkit lib64 -> lib (ROCm's library directory)",
+                             at + 1, at + 6, "lib"))
+    if _is_nvcc_word(word.text) and word.text.endswith("nvcc"):
+        out.append(_edit("HP609", f"{word.text} -> hipcc", word.end - 4, word.end, "hipcc"))
+    return out

@@ -1,0 +1,104 @@
+"""`hipport report`: run the conversion in check mode (nothing written to the
+sources), build one Report and render it in the format asked for."""
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import click
+
+from hipport.commands.common import build_settings, collect_jobs, display_path
+from hipport.config import load_config
+from hipport.errors import UsageError
+from hipport.files import Selection
+from hipport.report import ALIASES, FORMATS, render
+from hipport.report.effort import load_effort_model
+from hipport.report.model import Report, build_report
+from hipport.report.view import headline
+from hipport.runner import (FileResult, Job, Mode, RunOptions, default_workers,
+                            drop_project_declared, run_jobs)
+from hipport.table import load_table
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    paths: tuple[Path, ...]
+    format: str = "text"
+    output: Path | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    unsafe_fixes: bool = False
+    rocm_version: str | None = None
+    rules: tuple[str, ...] = ()
+    config: Path | None = None
+    jobs: int = 0
+    quiet: bool = False
+    debug: bool = False
+
+
+def make_report(req: ReportRequest, progress: bool = False) -> Report:
+    """The report for ``req``; reads the sources, writes nothing."""
+    model = load_effort_model(load_config(req.paths[0] if req.paths else None, req.config))
+    settings = build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version)
+    jobs, skipped = collect_jobs(req.paths, Mode.CHECK, Selection(req.include, req.exclude))
+    options = RunOptions(Mode.CHECK, settings, req.rules, debug=req.debug)
+    workers = req.jobs if req.jobs > 0 else default_workers()
+    results = _run(jobs, options, workers, progress)
+    shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}
+    if req.rocm_version:
+        shown["rocm-version"] = req.rocm_version
+    if req.rules:
+        shown["rules"] = ", ".join(req.rules)
+    return build_report(
+        drop_project_declared(results), load_table(req.rules), model,
+        paths=[display_path(p.resolve()) for p in req.paths],
+        settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}" for s in skipped])
+
+
+def _run(jobs: list[Job], options: RunOptions, workers: int,
+         progress: bool) -> Iterator[FileResult] | list[FileResult]:
+    stream = run_jobs(jobs, options, workers)
+    if not progress:
+        return stream
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeRemainingColumn)
+
+    collected = []
+    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task("files", total=len(jobs))
+        for result in stream:
+            collected.append(result)
+            bar.advance(task)
+    return collected
+
+
+def run_report(req: ReportRequest) -> int:
+    name = ALIASES.get(req.format, req.format)
+    if name not in FORMATS:
+        raise UsageError(f"unknown report format {req.format!r}; choose one of "
+                         + ", ".join(FORMATS))
+    show_progress = not req.quiet and sys.stderr.isatty()
+    report = make_report(req, progress=show_progress)
+    if req.output is None:
+        render(name, report, sys.stdout)
+        return 0
+    buffer = io.StringIO()
+    render(name, report, buffer)
+    try:
+        req.output.parent.mkdir(parents=True, exist_ok=True)
+        req.output.write_text(buffer.getvalue(), encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write the report to {req.output}: {exc.strerror}") from None
+    if not req.quiet:
+        click.echo(f"wrote {req.output} ({name}): {headline(report)}", err=True)
+    return 0
+
+
+def format_names() -> Sequence[str]:
+    return (*FORMATS, *ALIASES)

@@ -1,0 +1,84 @@
+"""The unmapped-API ledger: one row per CUDA API that the conversion leaves
+for a person, with its status, uses, first locations and an action."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from hipport.codes import LEDGER_CODES
+from hipport.findings import LocatedFinding
+from hipport.report.effort import EffortModel
+from hipport.table import MappingTable
+
+# Ledger codes (hipport.codes.LEDGER_CODES) plus the two "converted, but look
+# at it" codes: a deprecated HIP target and an unsafe rename not applied.
+STATUS_BY_CODE = {
+    "HP900": "unmapped",
+    "HP901": "unsupported",
+    "HP902": "deprecated",
+    "HP903": "removed",
+    "HP904": "review",
+    "HP905": "rocm-too-old",
+}
+assert LEDGER_CODES <= STATUS_BY_CODE.keys(), "a ledger code without a ledger status"
+
+ACTIONS = {
+    "unmapped": "Not in hipport's catalogue: check whether it is a CUDA API (then add a "
+                "mapping with --rules) or a name of the project or a third-party library.",
+    "unsupported": "No HIP equivalent: reimplement it or redesign the code around it.",
+    "removed": "Removed from CUDA itself: move to its CUDA replacement, then convert that.",
+    "deprecated": "Converted, but ROCm deprecates {hip}: plan its replacement.",
+    "rocm-too-old": "{hip} needs a newer ROCm than the target: raise the target or keep a "
+                    "fallback.",
+    "review": "Rename to {hip} needs review: check the note, then convert with "
+              "--unsafe-fixes or by hand.",
+}
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    cuda_name: str
+    library: str
+    status: str
+    code: str
+    hip_name: str | None
+    occurrences: int
+    files: int
+    locations: tuple[str, ...]  # the first few "file:line"
+    note: str | None  # the catalogue's note
+    action: str
+    days: float
+    priority: str  # high / medium / low, from days (see EffortModel.priority)
+
+
+def reference_library(f: LocatedFinding) -> str:
+    if f.finding.library:
+        return f.finding.library
+    return "unknown" if f.code == "HP900" else "language"
+
+
+def build_ledger(findings: Iterable[tuple[str, LocatedFinding]], table: MappingTable,
+                 model: EffortModel, first: int) -> tuple[LedgerRow, ...]:
+    seen: dict[tuple[str, str], tuple[LocatedFinding, list[int], set[str], list[str]]] = {}
+    for path, f in findings:
+        status = STATUS_BY_CODE.get(f.code)
+        if status is None:
+            continue
+        name = f.finding.cuda_name or f.finding.message
+        _, uses, paths, where = seen.setdefault((name, status), (f, [0], set(), []))
+        uses[0] += 1
+        paths.add(path)
+        here = f"{path}:{f.location.line}"
+        if len(where) < first and here not in where:
+            where.append(here)
+    rows = []
+    for (name, status), (f, (count,), paths, where) in seen.items():
+        entry = table.lookup(name)
+        hip = f.finding.hip_name or (entry.hip if entry is not None else None)
+        days = model.ledger_days(status, count)
+        rows.append(LedgerRow(
+            name, reference_library(f), status, f.code, hip, count, len(paths), tuple(where),
+            entry.note if entry is not None else None,
+            ACTIONS[status].format(hip=f"`{hip}`" if hip else "the HIP name"),
+            days, model.priority(days)))
+    return tuple(sorted(rows, key=lambda r: (-r.days, -r.occurrences, r.cuda_name, r.status)))

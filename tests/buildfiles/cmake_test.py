@@ -1,0 +1,168 @@
+"""CMake rules: before/after pairs per construct, and look-alikes that stay."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.buildfiles import BuildOptions, convert_build_file, detect_build_kind
+
+OPTS = BuildOptions(offload_arch=("gfx90a", "gfx942"))
+
+
+def convert(text: str) -> tuple[str, list[str]]:
+    result = convert_build_file(text.encode(), "cmake", OPTS)
+    return result.output.decode(), [f.code for f in result.findings]
+
+
+@pytest.mark.parametrize("before, after", [
+    pytest.param("project(a LANGUAGES CXX CUDA)\n", "project(a LANGUAGES CXX HIP)\n",
+                 id="project-languages"),
+    pytest.param("project(a CXX CUDA)\n", "project(a CXX HIP)\n", id="project-positional"),
+    pytest.param("enable_language(CUDA)\n", "enable_language(HIP)\n", id="enable-language"),
+    pytest.param("cmake_minimum_required(VERSION 3.18)\nproject(a CUDA)\n",
+                 "cmake_minimum_required(VERSION 3.21)\nproject(a HIP)\n", id="minimum-raised"),
+    pytest.param("cmake_minimum_required(VERSION 3.18...3.27)\nenable_language(CUDA)\n",
+                 "cmake_minimum_required(VERSION 3.21...3.27)\nenable_language(HIP)\n",
+                 id="minimum-range"),
+    pytest.param("set(CMAKE_CUDA_STANDARD 17)\n", "set(CMAKE_HIP_STANDARD 17)\n",
+                 id="cmake-cuda-variable"),
+    pytest.param('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --expt-relaxed-constexpr -O3")\n',
+                 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -O3")\n', id="flags-string"),
+    pytest.param("set(CMAKE_CUDA_ARCHITECTURES 70 80)\n",
+                 'set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")\n', id="architectures"),
+    pytest.param('set(CMAKE_CUDA_ARCHITECTURES 80 CACHE STRING "archs")\n',
+                 'set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942" CACHE STRING "archs")\n',
+                 id="architectures-cache"),
+    pytest.param("if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 80)"
+                 "\nendif()\n", 'if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_'
+                 'ARCHITECTURES "gfx90a;gfx942")\nendif()\n', id="architectures-if-defined"),
+    pytest.param("set_target_properties(t PROPERTIES CUDA_ARCHITECTURES 80)\n",
+                 'set_target_properties(t PROPERTIES HIP_ARCHITECTURES "gfx90a;gfx942")\n',
+                 id="architectures-property"),
+    pytest.param("find_package(CUDAToolkit REQUIRED)\n"
+                 "target_link_libraries(t PRIVATE CUDA::cudart CUDA::cublas)\n",
+                 "find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"
+                 "target_link_libraries(t PRIVATE hip::host roc::hipblas)\n",
+                 id="find-package-and-targets"),
+    pytest.param("find_package(CUDA 11.0)\n", "find_package(hip)\n", id="findcuda-version"),
+    pytest.param("find_package(CUDAToolkit)\ntarget_link_libraries(t cufft -lcurand)\n",
+                 "find_package(hip)\nfind_package(hipfft)\nfind_package(hiprand)\n"
+                 "target_link_libraries(t hip::hipfft -lhiprand)\n", id="bare-library-names"),
+    pytest.param("add_executable(app main.cu util.cpp)\n",
+                 "add_executable(app main.cu util.cpp)\nset_source_files_properties(main.cu "
+                 "PROPERTIES LANGUAGE HIP)\n", id="cu-source-language"),
+    pytest.param("set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n",
+                 "set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n"
+                 "set_source_files_properties(a.cu b.cu PROPERTIES LANGUAGE HIP)\n",
+                 id="cu-sources-through-variable"),
+    pytest.param("find_package(CUDA)\ncuda_add_executable(app k.cu)\n",
+                 "find_package(hip)\nadd_executable(app k.cu)\nset_source_files_properties("
+                 "k.cu PROPERTIES LANGUAGE HIP)\n", id="legacy-cuda-add-executable"),
+    pytest.param("include_directories(${CUDA_INCLUDE_DIRS})\n"
+                 "target_link_libraries(t ${CUDA_LIBRARIES})\n",
+                 "include_directories(${hip_INCLUDE_DIRS})\ntarget_link_libraries(t hip::host)\n",
+                 id="legacy-variables"),
+    pytest.param("set_target_properties(t PROPERTIES\n  CUDA_SEPARABLE_COMPILATION ON)\n",
+                 "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
+                 "target_link_options(t PRIVATE $<$<LINK_LANGUAGE:HIP>:-fgpu-rdc>)\n",
+                 id="separable-on"),
+    pytest.param("add_executable(t x.cpp)\nset_target_properties(t PROPERTIES\n"
+                 "  CUDA_SEPARABLE_COMPILATION OFF\n  CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n",
+                 "add_executable(t x.cpp)\n", id="separable-off-removed"),
+    pytest.param("set_target_properties(t PROPERTIES CUDA_SEPARABLE_COMPILATION OFF "
+                 "OUTPUT_NAME x)\n", "set_target_properties(t PROPERTIES OUTPUT_NAME x)\n",
+                 id="separable-off-other-property-kept"),
+    pytest.param("set(CUDA_SEPARABLE_COMPILATION ON)\n",
+                 "add_compile_options($<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
+                 "add_link_options($<$<LINK_LANGUAGE:HIP>:-fgpu-rdc>)\n", id="separable-variable"),
+    pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\n",
+                 "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-gline-tables-only>)"
+                 "\n", id="genex-language-and-flag"),
+    pytest.param("target_compile_options(t PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v "
+                 "--expt-relaxed-constexpr>)\n", "target_compile_options(t PRIVATE\n  "
+                 "$<$<COMPILE_LANGUAGE:HIP>:>)\n", id="genex-split-over-arguments"),
+    pytest.param("target_compile_options(t PRIVATE -Xcompiler=-Wall,-Wextra --use_fast_math)\n",
+                 "target_compile_options(t PRIVATE -Wall -Wextra -ffast-math)\n",
+                 id="xcompiler-and-fast-math"),
+    pytest.param("set_source_files_properties(k.cpp PROPERTIES LANGUAGE CUDA)\n",
+                 "set_source_files_properties(k.cpp PROPERTIES LANGUAGE HIP)\n",
+                 id="source-language-property"),
+    pytest.param("# CUDA::cublas in a comment\nproject(a CUDA) # CUDA here too\n",
+                 "# CUDA::cublas in a comment\nproject(a HIP) # CUDA here too\n",
+                 id="comments-preserved"),
+])
+def test_cmake_fixes(before: str, after: str):
+    out, _ = convert(before)
+    assert out == after
+    again, _ = convert(out)
+    assert again == out, "converting twice must change nothing"
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("set(CUDA_SOMETHING_ELSE ON)\nset(MY_CUDA_FLAGS -O3)\n", id="user-variables"),
+    pytest.param('message("CMAKE_CUDA_FLAGS is ${MY_CMAKE_CUDA_FLAGS_X}")\n',
+                 id="longer-names"),
+    pytest.param("set(X [=[ CMAKE_CUDA_STANDARD CUDA::cublas -arch=sm_80 ]=])\n",
+                 id="bracket-argument"),
+    pytest.param("#[[ project(a CUDA)\n find_package(CUDAToolkit) ]]\nproject(a CXX)\n",
+                 id="bracket-comment"),
+    pytest.param('add_executable(app main.cpp)\nmessage(STATUS "uses CUDA")\n',
+                 id="no-cuda-sources"),
+    pytest.param("target_compile_options(t PRIVATE -arch x86_64 -O2)\n", id="host-arch"),
+    pytest.param("add_executable(cuda_tool tool.cpp)\ntarget_link_libraries(cuda_tool m)\n",
+                 id="target-named-cuda"),
+    pytest.param("project(a LANGUAGES CXX HIP)\n", id="already-hip"),
+])
+def test_cmake_noop(text: str):
+    out, codes = convert(text)
+    assert out == text
+    assert not [c for c in codes if c.startswith("HP6") and c < "HP650"]
+
+
+@pytest.mark.parametrize("text, code", [
+    pytest.param("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n", "HP653",
+                 id="cuda-compiler"),
+    pytest.param("target_link_libraries(t CUDA::nvml)\n", "HP652", id="unknown-cuda-target"),
+    pytest.param("message(${CUDAToolkit_VERSION})\n", "HP651", id="toolkit-version"),
+    pytest.param("set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)\n", "HP651", id="unknown-cmake-var"),
+    pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-G>)\n",
+                 "HP650", id="untranslatable-flag"),
+    pytest.param("list(APPEND CUDA_NVCC_FLAGS -O3)\n", "HP653", id="cuda-nvcc-flags"),
+    pytest.param("cuda_add_executable(a k.cu OPTIONS -G)\n", "HP653", id="legacy-options"),
+    pytest.param("target_link_libraries(t CUDA::cublas)\n", "HP654",
+                 id="library-without-find-package"),
+    pytest.param("project(a CUDA\n", "HP655", id="unbalanced-parenthesis"),
+    pytest.param('set(A "unterminated)\n', "HP655", id="unterminated-quote"),
+])
+def test_cmake_reported(text: str, code: str):
+    result = convert_build_file(text.encode(), "cmake", OPTS)
+    found = [f.finding for f in result.findings if f.code == code]
+    assert found, [f.code for f in result.findings]
+    for f in found:  # what was reported is left as it was
+        assert f.fix is None
+        assert text.encode()[f.start:f.end] in result.output
+
+
+def test_offload_arch_option_is_used():
+    result = convert_build_file(b"set(CMAKE_CUDA_ARCHITECTURES 80)\n", "cmake",
+                                BuildOptions(offload_arch=("gfx1100",)))
+    assert result.output == b'set(CMAKE_HIP_ARCHITECTURES "gfx1100")\n'
+
+
+def test_non_ascii_and_crlf_round_trip():
+    text = "# représentation\r\nproject(a CUDA)\r\nmessage(\"é ${CMAKE_CUDA_FLAGS}\")\r\n"
+    out = convert_build_file(text.encode(), "cmake", OPTS).output.decode()
+    assert out == text.replace("CUDA)", "HIP)").replace("CMAKE_CUDA", "CMAKE_HIP")
+
+
+def test_binary_input_is_skipped():
+    result = convert_build_file(b"\x00\x01project(a CUDA)", "cmake", OPTS)
+    assert not result.changed and result.findings[0].code == "HP002"
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("CMakeLists.txt", "cmake"), ("cmake/Cuda.cmake", "cmake"), ("Makefile", "make"),
+    ("makefile", "make"), ("GNUmakefile", "make"), ("rules.mk", "make"), ("main.cu", None),
+    ("CMakeLists.txt.bak", None),
+])
+def test_detect_build_kind(name: str, kind: str | None):
+    assert detect_build_kind(name) == kind

@@ -1,0 +1,92 @@
+"""Makefile rules and nvcc flags: before/after pairs and look-alikes that stay."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.buildfiles import BuildOptions, convert_build_file
+
+OPTS = BuildOptions(offload_arch=("gfx90a", "gfx942"))
+ARCHS = "--offload-arch=gfx90a --offload-arch=gfx942"
+
+
+def convert(text: str):
+    return convert_build_file(text.encode(), "make", OPTS)
+
+
+@pytest.mark.parametrize("before, after", [
+    pytest.param("NVCC ?= nvcc\n", "HIPCC ?= hipcc\n", id="compiler"),
+    pytest.param("NVCC      ?= nvcc\n", "HIPCC     ?= hipcc\n", id="aligned-compiler"),
+    pytest.param("NVCC ?= $(CUDA_PATH)/bin/nvcc\n", "HIPCC ?= $(ROCM_PATH)/bin/hipcc\n",
+                 id="compiler-path"),
+    pytest.param("CUDA_HOME ?= /usr/local/cuda-12.2\n", "ROCM_PATH ?= /opt/rocm\n",
+                 id="cuda-home-versioned-path"),
+    pytest.param("LIBS := -L/usr/local/cuda/lib64 -lcudart\n", "LIBS := -L/opt/rocm/lib "
+                 "-lamdhip64\n", id="lib64-and-cudart"),
+    pytest.param("F := -arch=sm_80\n", f"F := {ARCHS}\n", id="arch-equals"),
+    pytest.param("F := -arch sm_80 -O2\n", f"F := {ARCHS} -O2\n", id="arch-space"),
+    pytest.param("F := -gencode arch=compute_70,code=sm_70 -gencode=arch=compute_80,code=sm_80"
+                 " -O2\n", f"F := {ARCHS} -O2\n", id="several-gencode"),
+    pytest.param("G := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n",
+                 f"G := {ARCHS}\n", id="foreach-gencode"),
+    pytest.param("F := -Xcompiler -fopenmp,-Wall\n", "F := -fopenmp -Wall\n", id="xcompiler"),
+    pytest.param("F := -O2 -Xptxas -v -lineinfo\n", "F := -O2 -gline-tables-only\n",
+                 id="xptxas-dropped-lineinfo"),
+    pytest.param("F := --ptxas-options=-v --expt-relaxed-constexpr --extended-lambda -O3\n",
+                 "F := -O3\n", id="dropped-at-start"),
+    pytest.param("F := -rdc=true --use_fast_math\n", "F := -fgpu-rdc -ffast-math\n",
+                 id="rdc-fast-math"),
+    pytest.param("k.o: k.cu\n\tnvcc -dc -x cu k.cu -o k.o\n",
+                 "k.o: k.cu\n\thipcc -fgpu-rdc -c -x hip k.cu -o k.o\n", id="recipe-dc"),
+    pytest.param("L := -lcublas -lcufft -lcurand -lcusparse -lcusolver -lnccl\n",
+                 "L := -lhipblas -lhipfft -lhiprand -lhipsparse -lhipsolver -lrccl\n",
+                 id="libraries"),
+    pytest.param("F := -O2 \\\n  -Xcompiler -Wall \\\n  -lineinfo\n",
+                 "F := -O2 \\\n  -Wall \\\n  -gline-tables-only\n", id="continuations"),
+    pytest.param("ifdef CUDA_PATH\nX := $(CUDA_PATH)\nendif\n",
+                 "ifdef ROCM_PATH\nX := $(ROCM_PATH)\nendif\n", id="directive"),
+    pytest.param("OBJS := $(SRCS:.cu=.o) # nvcc -arch=sm_80 in a comment\n",
+                 "OBJS := $(SRCS:.cu=.o) # nvcc -arch=sm_80 in a comment\n", id="comment-kept"),
+    pytest.param("F := -ccbin g++ -O2\n", "F := -O2\n", id="ccbin"),
+])
+def test_make_fixes(before: str, after: str):
+    result = convert(before)
+    assert result.output.decode() == after
+    assert convert(after).output.decode() == after, "converting twice must change nothing"
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("MY_CUDA_FLAGS := -O2\nCUDA_SOMETHING_ELSE = 1\n$(info $(MY_CUDA_FLAGS))\n",
+                 id="user-variables"),
+    pytest.param("# NVCC ?= nvcc -arch=sm_80 -lcublas\n", id="comment-line"),
+    pytest.param("define RULE\n\tnvcc -arch=sm_80 $(1)\nendef\n", id="define-body"),
+    pytest.param("CFLAGS := -arch x86_64 -G -dc\n", id="host-look-alikes"),
+    pytest.param("all:\n\techo nvcc-like > nvcc.log\n", id="nvcc-in-other-words"),
+    pytest.param("LIBS := -lm -lpthread -lcurses\n", id="other-libraries"),
+    pytest.param("%.o: %.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n", id="automatic-variables"),
+])
+def test_make_noop(text: str):
+    result = convert(text)
+    assert result.output.decode() == text
+    assert not [f for f in result.findings if f.code < "HP650"]
+
+
+@pytest.mark.parametrize("text, code", [
+    pytest.param("k.o: k.cu\n\tnvcc -G -c k.cu\n", "HP650", id="device-debug"),
+    pytest.param("F := -maxrregcount=32\n", "HP650", id="maxrregcount"),
+    pytest.param("F := --keep-dir tmp\n", "HP650", id="keep-dir"),
+    pytest.param("L := -lcupti -lnvidia-ml\n", "HP652", id="unknown-library"),
+    pytest.param("F := -Xcompiler \"-Wall -Wextra\"\n", "HP650", id="quoted-xcompiler"),
+])
+def test_make_reported(text: str, code: str):
+    result = convert(text)
+    found = [f.finding for f in result.findings if f.code == code]
+    assert found, [f.code for f in result.findings]
+    for f in found:
+        assert f.fix is None
+        assert text.encode()[f.start:f.end] in result.output
+
+
+def test_arch_variable_is_named_in_the_message():
+    result = convert("F := -arch=sm_$(SM)\n")
+    assert result.output.decode() == f"F := {ARCHS}\n"
+    assert "$(SM) no longer selects the GPU" in result.findings[0].finding.message

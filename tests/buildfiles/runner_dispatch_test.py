@@ -1,0 +1,17 @@
+"""The runner converts a build file with the build-file front end."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from hipport.runner import Job, Mode, Outcome, RunOptions, run_batch
+
+
+def test_build_file_job_is_converted_with_offload_arch(tmp_path: Path):
+    src = tmp_path / "Makefile"
+    src.write_text("NVCCFLAGS := -arch=sm_80\n")
+    out = tmp_path / "out" / "Makefile"
+    [result] = run_batch([Job(src, "Makefile", out, build_kind="make")],
+                         RunOptions(Mode.MIRROR, offload_arch=("gfx1100",)))
+    assert result.outcome is Outcome.CONVERTED
+    assert out.read_text() == "HIPCCFLAGS := --offload-arch=gfx1100\n"
+    assert {f.code for f in result.findings} == {"HP602", "HP603"}

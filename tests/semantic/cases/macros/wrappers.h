@@ -1,0 +1,2 @@
+#pragma once
+void cudaReportError(int code);  // the project's, named like CUDA
