@@ -85,8 +85,8 @@ class EffortModel:
             f"Review of each automatic conversion: {self.per_converted_reference:g}; "
             f"build and test of each changed file: {self.per_converted_file:g}.",
             f"Contingency on top of the sum: {self.contingency:.0%}.",
-            f"Ledger priority: high from {self.high_priority:g} days, medium from "
-            f"{self.medium_priority:g}.",
+            f"Ledger priority: high from {self.high_priority:g} person-days per row, medium "
+            f"from {self.medium_priority:g}.",
         ]
 
 
