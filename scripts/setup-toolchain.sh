@@ -125,6 +125,23 @@ apt_install() {  # apt_install PKG... (installs only what is missing)
 # ----------------------------------------------------- base system pkgs ----
 apt_install "${BASE_PKGS[@]}"
 
+# ------------------------------------- semantic mode: clang headers ----
+# BEGIN semantic-mode (owned by hipport/parse/clang_env.py; docs/semantic-mode.md)
+# PyPI's libclang 18 ships no resource headers (__clang_cuda_runtime_wrapper.h,
+# stddef.h ...).  Take them from Debian: version 18 where it exists (Debian
+# 13), else 16 (Debian 12 has no 18; 16 is the newest that libclang 18 reads:
+# 19+ use builtins it does not know, 15 fails on CUDA 13's removed textures).
+apt_lists_fresh || apt_update
+clang_headers=""
+for v in 18 16; do
+  if pkg_installed "libclang-common-$v-dev" || has_candidate "libclang-common-$v-dev"; then
+    clang_headers="libclang-common-$v-dev"; break
+  fi
+done
+[[ -n "$clang_headers" ]] || die "neither libclang-common-18-dev nor -16-dev is available"
+apt_install "$clang_headers"
+# END semantic-mode
+
 # ------------------------------------------------ Debian 13: system pkgs ----
 if [[ $mode == system ]]; then
   apt_install "${EXTRA_DEV_PKGS[@]}"
@@ -257,6 +274,14 @@ PYEOF
   mv "$CUDA_EXTRA.tmp" "$CUDA_EXTRA"
 fi
 [[ -f "$CUDA_EXTRA/include/cublas_v2.h" ]] || die "cublas_v2.h missing from $CUDA_EXTRA"
+
+# ----------------------------------------------- report: headless browser ----
+# BEGIN report-browser (owned by tests/report/html_browser_test.py)
+# The HTML report is checked in headless Chromium (DOM, console, screenshot);
+# Debian 12 and 13 both package it as `chromium`.
+apt_install chromium
+command -v chromium >/dev/null 2>&1 || die "chromium not on PATH after install"
+# END report-browser
 
 # --------------------------------------------------------------- env file ----
 mkdir -p "$TC"

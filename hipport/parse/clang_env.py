@@ -38,7 +38,7 @@ class SemanticSetupError(HipportError):
 
 def load_cindex() -> ModuleType:
     try:
-        from clang import cindex
+        from clang import cindex  # type: ignore[import-untyped]  # no stubs upstream
     except ImportError as exc:
         raise SemanticSetupError(
             "semantic mode needs the libclang Python package; install it with "
@@ -47,7 +47,8 @@ def load_cindex() -> ModuleType:
         cindex.conf.lib  # loads libclang.so
     except Exception as exc:  # cindex raises LibclangError, a plain Exception
         raise SemanticSetupError(f"libclang could not be loaded: {exc}") from exc
-    return cindex
+    module: ModuleType = cindex
+    return module
 
 
 def libclang_major(cindex: ModuleType) -> int:

@@ -193,7 +193,7 @@ class TranslationUnitWalk:
         if owner is not None:
             self._record(offset, Verdict(cursor.spelling, owner, Role.VALUE))
 
-    def _visit(self, cursor: Any, parent: Any) -> None:
+    def _visit(self, cursor: Any, parent: Any) -> None:  # parent: for debugging walks
         kind = self._kind(cursor)
         if kind in _REF_KINDS:
             self._reference(cursor, kind, parent)
