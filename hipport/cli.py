@@ -1,9 +1,10 @@
 """Command line: parse options, call the core, print, exit.  No logic here."""
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -40,6 +41,37 @@ class _Group(click.Group):
         return None
 
 
+def _front_end_options(func: Callable[..., None]) -> Callable[..., None]:
+    """Adds the front-end options and hands the command one `front_end` value."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, semantic: bool, compile_commands: Path | None,
+                cuda_path: Path | None, extra_arg: Sequence[str], cuda_include: Sequence[str],
+                **kwargs: Any) -> None:
+        from hipport.commands.common import FrontEnd
+
+        front_end = FrontEnd(semantic, compile_commands, cuda_path, tuple(extra_arg),
+                             tuple(cuda_include))
+        func(*args, front_end=front_end, **kwargs)
+
+    options = [
+        click.option("--semantic", is_flag=True, help="Use the libclang front end (exact "
+                     "declarations, macro-hidden APIs); falls back per file."),
+        click.option("-p", "--compile-commands", type=click.Path(path_type=Path),
+                     help="compile_commands.json (or its folder): flags for the semantic "
+                     "front end; implies --semantic."),
+        click.option("--cuda-path", type=click.Path(path_type=Path),
+                     help="CUDA toolkit for --semantic (default: /usr/local/cuda)."),
+        click.option("--extra-arg", multiple=True, metavar="ARG",
+                     help="Extra compiler argument for --semantic (repeatable)."),
+        click.option("--cuda-include", multiple=True, metavar="DIR",
+                     help="More directories whose headers are CUDA's (for --semantic)."),
+    ]
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hipport")
 def cli() -> None:
@@ -69,12 +101,19 @@ def cli() -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
 @click.option("-v", "--verbose", is_flag=True, help="Print every finding, converted ones too.")
 @click.option("--fast", is_flag=True, help="Skip the second-pass stability check.")
+@click.option("--no-build-files", is_flag=True,
+              help="Leave CMakeLists.txt, *.cmake and Makefiles alone.")
+@click.option("--offload-arch", metavar="gfx90a;gfx942",
+              help="AMD GPU targets written into converted build files "
+              "(default: gfx90a;gfx942).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+@_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bool,
             force: bool, include: Sequence[str], exclude: Sequence[str], launch_syntax: str,
             unsafe_fixes: bool, rocm_version: str | None, rules: Sequence[Path], strict: bool,
-            jobs: int, quiet: bool, verbose: bool, fast: bool, debug: bool) -> None:
-    """Convert CUDA sources under PATHS to HIP."""
+            jobs: int, quiet: bool, verbose: bool, fast: bool, no_build_files: bool,
+            offload_arch: str | None, debug: bool, front_end: Any) -> None:
+    """Convert CUDA sources (and build files) under PATHS to HIP."""
     from hipport.commands.convert import ConvertRequest, run_convert
 
     request = ConvertRequest(
@@ -82,7 +121,8 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bo
         include=tuple(include), exclude=tuple(exclude), launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
         rules=tuple(str(r) for r in rules), strict=strict, jobs=jobs, quiet=quiet,
-        verbose=verbose, fast=fast, debug=debug,
+        verbose=verbose, fast=fast, debug=debug, build_files=not no_build_files,
+        offload_arch=offload_arch, front_end=front_end,
     )
     raise SystemExit(run_convert(request))
 
@@ -159,18 +199,21 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file (TOML/YAML).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary line.")
+@click.option("--no-build-files", is_flag=True, help="Leave build files out of the report.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+@_front_end_options
 def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequence[str],
            exclude: Sequence[str], unsafe_fixes: bool, rocm_version: str | None,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
-           debug: bool) -> None:
+           no_build_files: bool, debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
     ledger, hazards and person-days, as text, json, md, html, csv or sarif."""
     from hipport.commands.report import ReportRequest, run_report
 
     raise SystemExit(run_report(ReportRequest(
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
-        rocm_version, tuple(rules), config, jobs, quiet, debug)))
+        rocm_version, tuple(rules), config, jobs, quiet, debug,
+        build_files=not no_build_files, front_end=front_end)))
 
 
 @cli.command()

@@ -32,6 +32,7 @@ class Selection:
     include: Sequence[str] = ()
     exclude: Sequence[str] = ()
     suffixes: Sequence[str] = SOURCE_SUFFIXES
+    build_files: bool = True  # CMakeLists.txt, *.cmake, Makefiles
 
     def selects(self, rel: str) -> bool:
         name = rel.rsplit("/", 1)[-1]
@@ -39,7 +40,12 @@ class Selection:
             return False
         if self.include:
             return any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in self.include)
-        return name.endswith(tuple(self.suffixes))
+        return name.endswith(tuple(self.suffixes)) or self.build_kind(name) is not None
+
+    def build_kind(self, name: str) -> str | None:
+        from hipport.buildfiles import detect_build_kind
+
+        return detect_build_kind(name) if self.build_files else None
 
 
 @dataclass(frozen=True)

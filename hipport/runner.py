@@ -9,7 +9,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
 from hipport.convert import ConversionResult, convert_bytes
@@ -63,6 +63,8 @@ class RunOptions:
     settings: Settings = Settings()
     rules: tuple[str, ...] = ()  # user mapping files
     backend: str = "syntax"
+    # Keyword options of the front end (e.g. the semantic one's cuda_path).
+    backend_options: tuple[tuple[str, Any], ...] = ()
     debug: bool = False
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH  # for build files
 
@@ -73,7 +75,7 @@ class _Worker:
     def __init__(self, options: RunOptions) -> None:
         self.options = options
         self.table: MappingTable = load_table(options.rules)
-        self.backend: Backend = get_backend(options.backend)
+        self.backend: Backend = get_backend(options.backend, **dict(options.backend_options))
 
     def run(self, job: Job) -> FileResult:
         try:

@@ -1,8 +1,9 @@
 """What every command shares: choosing files and building settings."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from hipport.errors import UsageError
 from hipport.files import Selection, Skipped, SourcePath, discover
@@ -31,6 +32,32 @@ def check_output_dir(output: Path, roots: list[Path], force: bool) -> Path:
     return out
 
 
+@dataclass(frozen=True)
+class FrontEnd:
+    """Which front end reads the sources, and its options."""
+
+    semantic: bool = False
+    compile_commands: Path | None = None
+    cuda_path: Path | None = None
+    extra_args: tuple[str, ...] = ()
+    cuda_includes: tuple[str, ...] = ()
+
+    def run_options(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
+        """(backend name, backend options) for ``RunOptions``."""
+        if not (self.semantic or self.compile_commands):
+            if self.cuda_path or self.extra_args or self.cuda_includes:
+                raise UsageError("--cuda-path, --extra-arg and --cuda-include need --semantic "
+                                 "(or -p/--compile-commands)")
+            return "syntax", ()
+        options: dict[str, Any] = {"extra_args": self.extra_args,
+                                   "cuda_includes": self.cuda_includes}
+        if self.compile_commands is not None:
+            options["compile_commands"] = str(self.compile_commands)
+        if self.cuda_path is not None:
+            options["cuda_path"] = str(self.cuda_path)
+        return "semantic", tuple(sorted(options.items()))
+
+
 def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
                  out: Path | None = None) -> tuple[list[Job], list[Skipped]]:
     """One job per selected file (and, when mirroring, per other file)."""
@@ -41,19 +68,22 @@ def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
         if isinstance(item, Skipped):
             skipped.append(item)
             continue
-        jobs.append(_job(item, mode, out, several))
+        jobs.append(_job(item, mode, out, several, selection))
     if not jobs and not skipped:
         raise UsageError("no source files found under " + ", ".join(map(str, paths)))
     return jobs, skipped
 
 
-def _job(item: SourcePath, mode: Mode, out: Path | None, several: bool) -> Job:
+def _job(item: SourcePath, mode: Mode, out: Path | None, several: bool,
+         selection: Selection) -> Job:
     target = None
     if mode is Mode.MIRROR and out is not None:
         target = out / (item.root.name if several else "") / item.relative
     elif mode is Mode.IN_PLACE:
         target = item.path
-    return Job(item.path, display_path(item.path), target, convert=item.is_source)
+    kind = selection.build_kind(item.path.name) if item.is_source else None
+    return Job(item.path, display_path(item.path), target, convert=item.is_source,
+               build_kind=kind)
 
 
 def display_path(path: Path) -> str:
@@ -71,3 +101,17 @@ def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
         rocm_version=parse_version(rocm_version) if rocm_version else None,
         stability_check=not fast,
     )
+
+
+def offload_targets(value: str | None) -> tuple[str, ...]:
+    """``--offload-arch "gfx90a;gfx942"`` -> a validated tuple (the default if None)."""
+    from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse_offload_arch
+
+    if value is None:
+        return DEFAULT_OFFLOAD_ARCH
+    targets = parse_offload_arch(value)
+    try:
+        BuildOptions(targets)
+    except ValueError as exc:
+        raise UsageError(f"--offload-arch: {exc}") from None
+    return targets

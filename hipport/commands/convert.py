@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from hipport.commands.common import (build_settings, check_output_dir, collect_jobs, display_path,
-                                     roots_of)
+from hipport.commands.common import (FrontEnd, build_settings, check_output_dir, collect_jobs,
+                                     display_path, offload_targets, roots_of)
 from hipport.errors import UsageError
 from hipport.files import Selection
 from hipport.runner import FileResult, Mode, Outcome, RunOptions, default_workers, run_batch, tally
@@ -33,6 +33,9 @@ class ConvertRequest:
     verbose: bool = False
     fast: bool = False
     debug: bool = False
+    build_files: bool = True
+    offload_arch: str | None = None  # "gfx90a;gfx942"
+    front_end: FrontEnd = FrontEnd()
 
 
 def _mode(req: ConvertRequest) -> Mode:
@@ -48,8 +51,11 @@ def run_convert(req: ConvertRequest) -> int:
     settings = build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast)
     roots = roots_of(req.paths)
     out = check_output_dir(req.output, roots, req.force) if req.output is not None else None
-    jobs, skipped = collect_jobs(req.paths, mode, Selection(req.include, req.exclude), out)
-    options = RunOptions(mode, settings, req.rules, debug=req.debug)
+    selection = Selection(req.include, req.exclude, build_files=req.build_files)
+    jobs, skipped = collect_jobs(req.paths, mode, selection, out)
+    backend, backend_options = req.front_end.run_options()
+    options = RunOptions(mode, settings, req.rules, backend, backend_options, debug=req.debug,
+                         offload_arch=offload_targets(req.offload_arch))
     workers = req.jobs if req.jobs > 0 else default_workers()
     results = run_batch(jobs, options, workers)
     for s in skipped:

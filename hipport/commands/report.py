@@ -10,7 +10,7 @@ from typing import Iterator, Sequence
 
 import click
 
-from hipport.commands.common import build_settings, collect_jobs, display_path
+from hipport.commands.common import FrontEnd, build_settings, collect_jobs, display_path
 from hipport.config import load_config
 from hipport.errors import UsageError
 from hipport.files import Selection
@@ -37,14 +37,19 @@ class ReportRequest:
     jobs: int = 0
     quiet: bool = False
     debug: bool = False
+    build_files: bool = True
+    front_end: FrontEnd = FrontEnd()
 
 
 def make_report(req: ReportRequest, progress: bool = False) -> Report:
     """The report for ``req``; reads the sources, writes nothing."""
     model = load_effort_model(load_config(req.paths[0] if req.paths else None, req.config))
     settings = build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version)
-    jobs, skipped = collect_jobs(req.paths, Mode.CHECK, Selection(req.include, req.exclude))
-    options = RunOptions(Mode.CHECK, settings, req.rules, debug=req.debug)
+    selection = Selection(req.include, req.exclude, build_files=req.build_files)
+    jobs, skipped = collect_jobs(req.paths, Mode.CHECK, selection)
+    backend, backend_options = req.front_end.run_options()
+    options = RunOptions(Mode.CHECK, settings, req.rules, backend, backend_options,
+                         debug=req.debug)
     workers = req.jobs if req.jobs > 0 else default_workers()
     results = _run(jobs, options, workers, progress)
     shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}

@@ -1,5 +1,8 @@
 """The report on the bundled examples, against counts made by hand.
 
+The counts are for the CUDA sources (build files excluded: their findings are
+checked by test_build_files_join_the_report below and in tests/buildfiles).
+
 How the numbers were counted (grep the sources to check):
   vector_add.cu, 114 lines.  CUDA references in code (comments on lines 3, 4
   and 89 and the string on line 61 do not count): the include on line 12;
@@ -46,7 +49,7 @@ def in_repo(monkeypatch):
 
 
 def test_vector_add_counts(config):
-    report = report_of("examples/vector_add", config=config)
+    report = report_of("examples/vector_add", config=config, build_files=False)
     t = report.totals
     assert (t.files, t.lines, t.changed_lines) == (1, 114, 19)
     assert (t.refs, t.refs_converted, t.refs_unconverted) == (22, 22, 0)
@@ -61,7 +64,7 @@ def test_vector_add_counts(config):
 
 
 def test_reduction_counts(config):
-    report = report_of("examples/reduction", config=config)
+    report = report_of("examples/reduction", config=config, build_files=False)
     t = report.totals
     assert (t.files, t.lines, t.changed_lines) == (1, 167, 26)
     assert (t.refs, t.refs_converted, t.refs_unconverted) == (27, 25, 2)
@@ -88,7 +91,7 @@ def test_unsafe_fixes_convert_the_review_row(config):
 
 
 def test_two_examples_add_up(config):
-    both = report_of("examples/vector_add", "examples/reduction", config=config)
+    both = report_of("examples/vector_add", "examples/reduction", config=config, build_files=False)
     t = both.totals
     assert (t.files, t.lines, t.changed_lines, t.refs, t.refs_unconverted) == \
         (2, 281, 45, 49, 2)
@@ -97,3 +100,14 @@ def test_two_examples_add_up(config):
     data = validate_report_json(rendered(both, "json"))
     assert data["totals"]["refs_converted"] == 47
     assert data["totals"]["conversion_rate"] == round(47 / 49, 6)
+
+
+def test_build_files_join_the_report(config):
+    report = report_of("examples/vector_add", config=config)
+    assert sorted(f.path for f in report.files) == [
+        "examples/vector_add/CMakeLists.txt", "examples/vector_add/Makefile",
+        "examples/vector_add/vector_add.cu"]
+    sources_only = report_of("examples/vector_add", config=config, build_files=False)
+    # CUDA references are counted in sources only; build files add changed lines.
+    assert report.totals.refs == sources_only.totals.refs == 22
+    assert report.totals.changed_lines > sources_only.totals.changed_lines
