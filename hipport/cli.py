@@ -103,6 +103,7 @@ def cli() -> None:
 @click.option("--fast", is_flag=True, help="Skip the second-pass stability check.")
 @click.option("--no-build-files", is_flag=True,
               help="Leave CMakeLists.txt, *.cmake and Makefiles alone.")
+@click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
 @click.option("--offload-arch", metavar="gfx90a;gfx942",
               help="AMD GPU targets written into converted build files "
               "(default: gfx90a;gfx942).")
@@ -112,7 +113,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bo
             force: bool, include: Sequence[str], exclude: Sequence[str], launch_syntax: str,
             unsafe_fixes: bool, rocm_version: str | None, rules: Sequence[Path], strict: bool,
             jobs: int, quiet: bool, verbose: bool, fast: bool, no_build_files: bool,
-            offload_arch: str | None, debug: bool, front_end: Any) -> None:
+            no_cache: bool, offload_arch: str | None, debug: bool, front_end: Any) -> None:
     """Convert CUDA sources (and build files) under PATHS to HIP."""
     from hipport.commands.convert import ConvertRequest, run_convert
 
@@ -122,7 +123,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bo
         unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
         rules=tuple(str(r) for r in rules), strict=strict, jobs=jobs, quiet=quiet,
         verbose=verbose, fast=fast, debug=debug, build_files=not no_build_files,
-        offload_arch=offload_arch, front_end=front_end,
+        offload_arch=offload_arch, front_end=front_end, cache=not no_cache,
     )
     raise SystemExit(run_convert(request))
 
@@ -200,12 +201,13 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary line.")
 @click.option("--no-build-files", is_flag=True, help="Leave build files out of the report.")
+@click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
 def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequence[str],
            exclude: Sequence[str], unsafe_fixes: bool, rocm_version: str | None,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
-           no_build_files: bool, debug: bool, front_end: Any) -> None:
+           no_build_files: bool, no_cache: bool, debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
     ledger, hazards and person-days, as text, json, md, html, csv or sarif."""
     from hipport.commands.report import ReportRequest, run_report
@@ -213,7 +215,7 @@ def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequen
     raise SystemExit(run_report(ReportRequest(
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
-        build_files=not no_build_files, front_end=front_end)))
+        build_files=not no_build_files, front_end=front_end, cache=not no_cache)))
 
 
 @cli.command()

@@ -24,7 +24,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 # Checked in this order in each directory (ruff's order: the tool's own file wins).
 CONFIG_NAMES = (".hipport.toml", "pyproject.toml")
 # Sections of [tool.hipport]; anything else is a typo and rejected.
-KNOWN_SECTIONS = ("report",)
+KNOWN_SECTIONS = ("report", "check")
 
 
 class ConfigError(HipportError):
@@ -74,6 +74,32 @@ class Values:
         value = self.data.get(name, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise self.fail(name, f"expected an integer of at least {minimum}, got {value!r}")
+        return value
+
+    def string(self, name: str, default: str | None = None, *,
+               choices: tuple[str, ...] = ()) -> str | None:
+        value = self.data.get(name, default)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.fail(name, f"expected a non-empty string, got {_kind(value)}")
+        if choices and value not in choices:
+            raise self.fail(name, f"expected one of {', '.join(choices)}, got {value!r}")
+        return value
+
+    def strings(self, name: str) -> tuple[str, ...] | None:
+        """A list of strings; None when the key is absent."""
+        value = self.data.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(name, f"expected a list of non-empty strings, got {_kind(value)}")
+        return tuple(value)
+
+    def flag(self, name: str, default: bool = False) -> bool:
+        value = self.data.get(name, default)
+        if not isinstance(value, bool):
+            raise self.fail(name, f"expected true or false, got {_kind(value)}")
         return value
 
 

@@ -3,6 +3,8 @@ to disk as they come, one process per core when asked."""
 from __future__ import annotations
 
 import difflib
+import functools
+import multiprocessing
 import enum
 import os
 import traceback
@@ -12,6 +14,8 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
+from hipport import __version__
+from hipport.cache import ResultCache
 from hipport.convert import ConversionResult, convert_bytes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse import get_backend
@@ -67,6 +71,7 @@ class RunOptions:
     backend_options: tuple[tuple[str, Any], ...] = ()
     debug: bool = False
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH  # for build files
+    cache: bool = True  # reuse results of unchanged files (hipport.cache)
 
 
 class _Worker:
@@ -100,12 +105,7 @@ class _Worker:
             finding = Finding("HP002", f"cannot read: {exc.strerror}", 0, 0)
             located = LocatedFinding(finding, Location(1, 1), Location(1, 1), False)
             return FileResult(job.display, Outcome.FAILED, (located,), error=str(exc.strerror))
-        if job.build_kind is not None:
-            build = BuildOptions(self.options.offload_arch, self.options.settings)
-            result = convert_build_file(data, job.build_kind, build)
-        else:
-            result = convert_bytes(data, self.backend, self.table, self.options.settings,
-                                   job.source)
+        result = self._convert(job, data)
         outcome = _outcome(result)
         diff = ""
         if mode is Mode.DIFF and result.changed:
@@ -119,6 +119,33 @@ class _Worker:
                 copy_file(job.source, job.target)
         return FileResult(job.display, outcome, result.findings, result.stats,
                           result.declared, diff)
+
+
+    def _convert(self, job: Job, data: bytes) -> ConversionResult:
+        cache = self.cache
+        key = cache.key(data, job.build_kind or "source") if cache is not None else ""
+        cached = cache.get(key, data) if cache is not None else None
+        if cached is not None:
+            return cached
+        if job.build_kind is not None:
+            build = BuildOptions(self.options.offload_arch, self.options.settings)
+            result = convert_build_file(data, job.build_kind, build)
+        else:
+            result = convert_bytes(data, self.backend, self.table, self.options.settings,
+                                   job.source)
+        if cache is not None:
+            cache.put(key, result)
+        return result
+
+    @functools.cached_property
+    def cache(self) -> ResultCache | None:
+        # The semantic front end also depends on headers and compile flags
+        # outside the file: its results are not cached.
+        if not self.options.cache or self.options.backend != "syntax":
+            return None
+        context = "|".join((__version__, self.table.digest, repr(self.options.settings),
+                            repr(self.options.offload_arch)))
+        return ResultCache(context)
 
 
 def _outcome(result: ConversionResult) -> Outcome:
@@ -158,7 +185,11 @@ def run_jobs(jobs: Sequence[Job], options: RunOptions, workers: int = 1) -> Iter
         for job in jobs:
             yield local.run(job)
         return
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(options,)) as pool:
+    # fork (where available) lets workers inherit the loaded catalogue.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                             initargs=(options,)) as pool:
         yield from pool.map(_run_in_worker, jobs, chunksize=max(1, min(32, len(jobs) // (workers * 8))))
 
 

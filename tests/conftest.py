@@ -10,6 +10,20 @@ from hipport.settings import Settings
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_dir(tmp_path_factory):
+    """Tests never read or fill the user's hipport cache."""
+    import os
+
+    previous = os.environ.get("HIPPORT_CACHE_DIR")
+    os.environ["HIPPORT_CACHE_DIR"] = str(tmp_path_factory.mktemp("hipport-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("HIPPORT_CACHE_DIR", None)
+    else:
+        os.environ["HIPPORT_CACHE_DIR"] = previous
+
+
 @pytest.fixture
 def convert():
     def run(source: str | bytes, **settings) -> bytes:

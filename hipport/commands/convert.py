@@ -36,6 +36,7 @@ class ConvertRequest:
     build_files: bool = True
     offload_arch: str | None = None  # "gfx90a;gfx942"
     front_end: FrontEnd = FrontEnd()
+    cache: bool = True
 
 
 def _mode(req: ConvertRequest) -> Mode:
@@ -55,7 +56,7 @@ def run_convert(req: ConvertRequest) -> int:
     jobs, skipped = collect_jobs(req.paths, mode, selection, out)
     backend, backend_options = req.front_end.run_options()
     options = RunOptions(mode, settings, req.rules, backend, backend_options, debug=req.debug,
-                         offload_arch=offload_targets(req.offload_arch))
+                         offload_arch=offload_targets(req.offload_arch), cache=req.cache)
     workers = req.jobs if req.jobs > 0 else default_workers()
     results = run_batch(jobs, options, workers)
     for s in skipped:

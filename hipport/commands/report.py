@@ -39,6 +39,7 @@ class ReportRequest:
     debug: bool = False
     build_files: bool = True
     front_end: FrontEnd = FrontEnd()
+    cache: bool = True
 
 
 def make_report(req: ReportRequest, progress: bool = False) -> Report:
@@ -49,7 +50,7 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     jobs, skipped = collect_jobs(req.paths, Mode.CHECK, selection)
     backend, backend_options = req.front_end.run_options()
     options = RunOptions(Mode.CHECK, settings, req.rules, backend, backend_options,
-                         debug=req.debug)
+                         debug=req.debug, cache=req.cache)
     workers = req.jobs if req.jobs > 0 else default_workers()
     results = _run(jobs, options, workers, progress)
     shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}

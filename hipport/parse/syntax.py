@@ -51,20 +51,20 @@ _SPECIFIERS_NEEDING_BODY = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=4)
-def _query(pattern: str) -> Query:
-    escaped = pattern.replace("\\", "\\\\").replace('"', '\\"')
-    return Query(LANGUAGE, f"""
-((identifier) @ident (#match? @ident "{escaped}"))
-((type_identifier) @type (#match? @type "{escaped}"))
-((namespace_identifier) @ns (#match? @ns "{escaped}"))
+# One walk of the tree collects everything.  Identifiers are captured without
+# query predicates and filtered in Python on their bytes: evaluating a
+# `#match?` predicate per identifier costs more than the capture itself.
+_QUERY = Query(LANGUAGE, """
+(identifier) @ident
+(type_identifier) @type
+(namespace_identifier) @ns
 (preproc_include path: (_) @include)
 (preproc_def value: (preproc_arg) @body)
 (preproc_function_def value: (preproc_arg) @body)
 (kernel_call_syntax) @launch
 ["__global__" "__device__" "__shared__" "__constant__" "__managed__"] @device
-((identifier) @builtin (#match? @builtin "^(threadIdx|blockIdx|blockDim|gridDim)$"))
 """)
+_BUILTINS = frozenset({b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"})
 
 
 def _is_declaration(node: Node, parent: Node) -> bool:
@@ -98,13 +98,21 @@ class SyntaxBackend:
         tree = self._parser.parse(data)
         result = Analysis(tree=tree)
         result.error_count, result.first_error = _count_errors(tree.root_node)
-        captures = QueryCursor(_query(names.pattern)).captures(tree.root_node)
+        captures = QueryCursor(_QUERY).captures(tree.root_node)
+        wanted = names.matches_bytes
+        builtins = False
         for node in captures.get("ident", ()):
-            self._identifier(node, names, result)
+            text = node.text or b""
+            if wanted(text):
+                self._identifier(node, names, result)
+            elif text in _BUILTINS:
+                builtins = True
         for node in captures.get("type", ()):
-            self._type(node, names, result)
+            if wanted(node.text or b""):
+                self._type(node, names, result)
         for node in captures.get("ns", ()):
-            self._namespace(node, names, result)
+            if wanted(node.text or b""):
+                self._namespace(node, names, result)
         for node in captures.get("include", ()):
             include = _include(data, node)
             if include is not None:
@@ -117,8 +125,7 @@ class SyntaxBackend:
             launch = _launch(data, node)
             if launch is not None:
                 result.launches.append(launch)
-        result.device_syntax = bool(captures.get("device") or captures.get("builtin")
-                                    or captures.get("launch"))
+        result.device_syntax = bool(captures.get("device") or builtins or captures.get("launch"))
         if result.device_syntax:
             result.include_insertion = _include_insertion(tree.root_node, data)
         # A name the file declares itself is the user's, wherever it is used.

@@ -2,15 +2,22 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import itertools
+import marshal
+import sys
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from hipport import __version__
+from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
+from hipport.writing import write_atomic
 from hipport.table.index import MappingTable
 from hipport.table.names import looks_like_cuda
-from hipport.table.schema import Mapping, Status, parse_mapping_file
+from hipport.table.schema import SCHEMA_ID, Mapping, Row, Status, parse_mapping_file
 
 __all__ = ["MappingTable", "Mapping", "Status", "load_table", "bundled_table", "looks_like_cuda"]
 
@@ -48,9 +55,54 @@ def bundled_table() -> MappingTable:
     if not root.is_dir():
         raise MappingFileError(str(root), "the bundled mapping catalogue is missing "
                                "(a broken installation: reinstall hipport)")
-    files = ((f"mappings/{rel}", node.read_text(encoding="utf-8"))
-             for rel, node in _yaml_files(root))
-    return MappingTable(_merge_bundled(files))
+    files = [(f"mappings/{rel}", node.read_text(encoding="utf-8"))
+             for rel, node in _yaml_files(root)]
+    # Parsing 11,000+ YAML entries takes most of a second; the validated
+    # result is kept in the cache folder under a hash of the files' text, so a
+    # changed catalogue is never served stale and a deleted cache costs one parse.
+    digest = catalogue_digest(files)
+    cached = _load_cached(digest)
+    if cached is not None:
+        return MappingTable(rows=cached, digest=digest)
+    table = MappingTable(_merge_bundled(files), digest=digest)
+    _store_cached(digest, table.rows)
+    return table
+
+
+def catalogue_digest(files: Iterable[tuple[str, str]]) -> str:
+    h = hashlib.sha256(f"{__version__}|{SCHEMA_ID}|{sys.version}".encode())
+    for path, text in files:
+        h.update(path.encode())
+        h.update(b"\0")
+        h.update(text.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _cache_file(digest: str) -> Path:
+    return cache_dir() / f"catalogue-{digest}.marshal"
+
+
+def _load_cached(digest: str) -> dict[str, Row] | None:
+    # marshal (plain tuples, the digest includes the Python version) loads
+    # several times faster than pickled objects.
+    try:
+        rows = marshal.loads(_cache_file(digest).read_bytes())
+    except Exception:  # missing, unreadable or damaged: parse instead
+        return None
+    if not isinstance(rows, dict) or not all(isinstance(r, tuple) and len(r) == 12
+                                             for r in itertools.islice(rows.values(), 50)):
+        return None
+    return rows
+
+
+def _store_cached(digest: str, rows: dict[str, Row]) -> None:
+    try:
+        target = _cache_file(digest)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, marshal.dumps(rows))
+    except (OSError, ValueError):
+        pass  # a read-only home: no cache, still correct
 
 
 def load_table(user_files: Iterable[str | Path] = ()) -> MappingTable:
@@ -60,12 +112,14 @@ def load_table(user_files: Iterable[str | Path] = ()) -> MappingTable:
     user = list(user_files)
     if not user:
         return table
-    entries = dict(table.entries)
+    rows = dict(table.rows)
+    texts = []
     for path in user:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise MappingFileError(str(path), f"cannot read rules file: {exc}") from None
         own = _merge_bundled([(str(path), text)])
-        entries.update(own)
-    return MappingTable(entries)
+        rows.update((name, m.to_row()) for name, m in own.items())
+        texts.append((str(path), text))
+    return MappingTable(rows=rows, digest=table.digest + catalogue_digest(texts))

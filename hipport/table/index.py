@@ -1,32 +1,65 @@
-"""The loaded catalogue: lookups by CUDA name."""
+"""The loaded catalogue: lookups by CUDA name.
+
+Entries are kept as plain tuples (rows) and turned into ``Mapping`` objects
+only when looked up: a conversion touches a few hundred of the 11,000+ names,
+and rows load from the cache several times faster than objects."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from hipport.table.names import CandidateNames
-from hipport.table.schema import Mapping, Status
+from hipport.table.schema import Mapping, Row, Status
 
 
-@dataclass(eq=False)
 class MappingTable:
-    entries: dict[str, Mapping] = field(default_factory=dict)
+    def __init__(self, entries: dict[str, Mapping] | None = None,
+                 rows: dict[str, Row] | None = None, digest: str = "") -> None:
+        # Identifies the content (bundled catalogue + user rules) for caches.
+        self.digest = digest
+        self._rows: dict[str, Row] = rows if rows is not None else {}
+        self._made: dict[str, Mapping] = dict(entries or {})
+        if entries:
+            self._rows.update((name, m.to_row()) for name, m in entries.items())
+
+    @property
+    def rows(self) -> dict[str, Row]:
+        return self._rows
+
+    @functools.cached_property
+    def entries(self) -> dict[str, Mapping]:
+        return {name: self._make(name, row) for name, row in self._rows.items()}
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self._rows)
 
     def __iter__(self) -> Iterator[Mapping]:
         return iter(self.entries.values())
 
     def lookup(self, name: str) -> Mapping | None:
-        return self.entries.get(name)
+        made = self._made.get(name)
+        if made is not None:
+            return made
+        row = self._rows.get(name)
+        return None if row is None else self._make(name, row)
+
+    def _make(self, name: str, row: Row) -> Mapping:
+        made = self._made.get(name)
+        if made is None:
+            made = self._made[name] = Mapping.from_row(row)
+        return made
 
     @functools.cached_property
     def candidates(self) -> CandidateNames:
         """Names worth a look: those needing an edit or a finding, and
         anything that looks like CUDA."""
         return CandidateNames.build(
-            m.cuda for m in self.entries.values()
-            if m.kind != "header" and (m.renames or m.status is not Status.SUPPORTED)
-        )
+            row[0] for row in self._rows.values() if row[2] != "header" and _needs_attention(row))
+
+
+def _needs_attention(row: Row) -> bool:
+    cuda, hip, _kind, _library, status, *_rest = row
+    rule = row[8]
+    if status not in (Status.SUPPORTED.value, Status.DEPRECATED.value):
+        return True
+    return status != Status.SUPPORTED.value or hip is None or hip != cuda or rule is not None

@@ -2,6 +2,7 @@
 can evaluate natively, and the same test in Python."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -17,6 +18,7 @@ CUDA_LOOKING_PREFIXES = (
 )
 _PREFIX_RE = "|".join(CUDA_LOOKING_PREFIXES)
 _CUDA_LOOKING = re.compile(f"(?:{_PREFIX_RE})")
+_CUDA_LOOKING_BYTES = re.compile(f"(?:{_PREFIX_RE})".encode())
 
 
 def looks_like_cuda(name: str) -> bool:
@@ -33,10 +35,17 @@ class CandidateNames:
     def build(cls, names: Iterable[str]) -> CandidateNames:
         return cls(frozenset(n for n in names if not looks_like_cuda(n)))
 
-    @property
+    @functools.cached_property
     def pattern(self) -> str:
         exact = "|".join(re.escape(n) for n in sorted(self.extra))
         return f"^(?:{_PREFIX_RE})" + (f"|^(?:{exact})$" if exact else "")
 
     def matches(self, name: str) -> bool:
         return name in self.extra or looks_like_cuda(name)
+
+    @functools.cached_property
+    def _extra_bytes(self) -> frozenset[bytes]:
+        return frozenset(n.encode() for n in self.extra)
+
+    def matches_bytes(self, name: bytes) -> bool:
+        return name in self._extra_bytes or _CUDA_LOOKING_BYTES.match(name) is not None

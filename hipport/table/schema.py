@@ -30,6 +30,12 @@ class Status(enum.Enum):
         return self in (Status.SUPPORTED, Status.DEPRECATED)
 
 
+Versions = tuple[tuple[str, str], ...]
+# A Mapping as plain data (for the compiled-catalogue cache), fields in order.
+Row = tuple[str, "str | None", str, str, str, "str | None", "str | None", bool, "str | None",
+            Versions, Versions, str]
+
+
 @dataclass(frozen=True)
 class Mapping:
     cuda: str
@@ -44,6 +50,18 @@ class Mapping:
     cuda_version: tuple[tuple[str, str], ...] = ()
     rocm_version: tuple[tuple[str, str], ...] = ()
     origin: str = ""  # "file:line", for messages
+
+    def to_row(self) -> Row:
+        return (self.cuda, self.hip, self.kind, self.library, self.status.value,
+                self.hip_library, self.note, self.unsafe, self.rule, self.cuda_version,
+                self.rocm_version, self.origin)
+
+    @classmethod
+    def from_row(cls, row: Row) -> Mapping:
+        (cuda, hip, kind, library, status, hip_library, note, unsafe, rule, cuda_version,
+         rocm_version, origin) = row
+        return cls(cuda, hip, kind, library, Status(status), hip_library, note, unsafe, rule,
+                   cuda_version, rocm_version, origin)
 
     @property
     def rocm_added(self) -> str | None:

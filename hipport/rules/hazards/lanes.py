@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, Tree
 
 from hipport.rules import Context
-from hipport.rules.hazards.nodes import identifiers, matches_under, text
+from hipport.rules.hazards.nodes import identifiers, text, tree_matches
 
 _QUERY = """
 (init_declarator declarator: (identifier) @name value: (_) @value)
@@ -92,7 +92,7 @@ def variables(ctx: Context) -> Variables:
 @functools.lru_cache(maxsize=1)
 def _variables(tree: Tree) -> Variables:
     found = Variables()
-    for match in matches_under(tree.root_node, _QUERY):
+    for match in tree_matches(tree, _QUERY):
         name, value = text(match["name"][0]), match["value"][0]
         names = identifiers(value)
         if is_lane_arithmetic(value) or _LANE_NAME.search(name) or names & found.lane:

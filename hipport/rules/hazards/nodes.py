@@ -25,12 +25,42 @@ def matches(ctx: Context, source: str, node: Node | None = None) -> Iterator[Mat
     """Matches of ``source`` under ``node`` (default: the file's root).
 
     Other front ends have no tree-sitter tree; hazard rules then find nothing."""
-    if node is None:
-        tree = ctx.analysis.tree
-        if not isinstance(tree, Tree):
-            return
-        node = tree.root_node
-    yield from matches_under(node, source)
+    if node is not None:
+        yield from matches_under(node, source)
+        return
+    tree = ctx.analysis.tree
+    if isinstance(tree, Tree):
+        yield from tree_matches(tree, source)
+
+
+# Every rule asks for the whole tree's matches of its own query.  Running each
+# query separately walks the tree once per rule; instead the queries seen so
+# far are combined into one and the tree is walked once, its matches shared
+# out by query.  The list only grows (to the number of rule queries).
+_KNOWN_QUERIES: list[str] = []
+
+
+def tree_matches(tree: Tree, source: str) -> list[Match]:
+    if source not in _KNOWN_QUERIES:
+        _KNOWN_QUERIES.append(source)
+    return _matches_by_query(tree, tuple(_KNOWN_QUERIES)).get(source, [])
+
+
+@functools.lru_cache(maxsize=None)
+def _combined(sources: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
+    owners: list[str] = []
+    for source in sources:
+        owners += [source] * compile_query(source).pattern_count
+    return Query(LANGUAGE, "\n".join(sources)), tuple(owners)
+
+
+@functools.lru_cache(maxsize=4)
+def _matches_by_query(tree: Tree, sources: tuple[str, ...]) -> dict[str, list[Match]]:
+    query, owners = _combined(sources)
+    found: dict[str, list[Match]] = {}
+    for index, captures in QueryCursor(query).matches(tree.root_node):
+        found.setdefault(owners[index], []).append(captures)
+    return found
 
 
 def matches_under(node: Node, source: str) -> Iterator[Match]:
