@@ -20,6 +20,7 @@ from hipport.convert import ConversionResult, convert_bytes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse import get_backend
 from hipport.parse.model import Backend
+from hipport.rules import warm_up
 from hipport.score import FileStats, RunStats
 from hipport.settings import Settings
 from hipport.source import Location
@@ -185,7 +186,9 @@ def run_jobs(jobs: Sequence[Job], options: RunOptions, workers: int = 1) -> Iter
         for job in jobs:
             yield local.run(job)
         return
-    # fork (where available) lets workers inherit the loaded catalogue.
+    # fork (where available) lets workers inherit the loaded catalogue and the
+    # compiled queries.
+    warm_up()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,

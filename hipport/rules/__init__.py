@@ -36,6 +36,14 @@ ArgumentRule = Callable[[bytes, Reference], "tuple[tuple[Edit, ...], str] | None
 
 FILE_RULES: dict[str, FileRule] = {}
 ARGUMENT_RULES: dict[str, ArgumentRule] = {}
+# Expensive one-time preparations (compiling queries), run before worker
+# processes fork so that they inherit the result instead of repeating it.
+WARM_UPS: list[Callable[[], object]] = []
+
+
+def warm_up() -> None:
+    for prepare in WARM_UPS:
+        prepare()
 
 
 def file_rule(name: str) -> Callable[[FileRule], FileRule]:

@@ -2,8 +2,9 @@
 text, and whether a node sits in device code."""
 from __future__ import annotations
 
+import bisect
 import functools
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
@@ -34,10 +35,20 @@ def matches(ctx: Context, source: str, node: Node | None = None) -> Iterator[Mat
 
 
 # Every rule asks for the whole tree's matches of its own query.  Running each
-# query separately walks the tree once per rule; instead the queries seen so
-# far are combined into one and the tree is walked once, its matches shared
-# out by query.  The list only grows (to the number of rule queries).
+# query separately walks the tree once per rule, and compiling each costs
+# more than running it; instead the rules' queries are registered at import,
+# compiled into one query once per process, and the tree is walked once, its
+# matches shared out by query.  A query nobody registered is added (and the
+# combined query recompiled) the first time it is asked for.
 _KNOWN_QUERIES: list[str] = []
+
+
+def register_queries(sources: Iterable[str]) -> None:
+    _KNOWN_QUERIES.extend(s for s in sources if s not in _KNOWN_QUERIES)
+
+
+def compile_registered() -> object:
+    return _combined(tuple(_KNOWN_QUERIES))
 
 
 def tree_matches(tree: Tree, source: str) -> list[Match]:
@@ -48,10 +59,16 @@ def tree_matches(tree: Tree, source: str) -> list[Match]:
 
 @functools.lru_cache(maxsize=None)
 def _combined(sources: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
-    owners: list[str] = []
+    combined = Query(LANGUAGE, "\n".join(sources))
+    # Which source each pattern came from: pattern i of the combined query
+    # starts at byte pattern_start(i); sources are joined with one newline.
+    starts, offset = [], 0
     for source in sources:
-        owners += [source] * compile_query(source).pattern_count
-    return Query(LANGUAGE, "\n".join(sources)), tuple(owners)
+        starts.append(offset)
+        offset += len(source.encode()) + 1
+    owners = tuple(sources[bisect.bisect_right(starts, combined.start_byte_for_pattern(i)) - 1]
+                   for i in range(combined.pattern_count))
+    return combined, owners
 
 
 @functools.lru_cache(maxsize=4)
