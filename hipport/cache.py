@@ -56,6 +56,7 @@ class ResultCache:
         entry = _Entry(result.output if result.changed else None, result.findings,
                        result.stats, result.declared)
         try:
-            write_atomic(self._path(key), pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomic(self._path(key), pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL),
+                         durable=False)
         except OSError:
             pass  # no writable cache folder: still correct, only slower

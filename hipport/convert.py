@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 from hipport.edits import Applicability, Fix, apply_fixes
 from hipport.findings import Finding, LocatedFinding
@@ -33,9 +33,21 @@ class ConversionResult:
         return any(f.code in ("HP002", "HP003", "HP004", "HP006") for f in self.findings)
 
 
+# Rules that rewrite CUDA into HIP; the second (stability) pass always runs them.
+CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-launch"})
+
+
+@dataclass
+class Fixes:
+    findings: list[Finding]
+    analysis: Analysis
+    fixing_rules: frozenset[str]  # rules that produced an applicable fix
+
+
 def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
-               path: Path | None = None) -> tuple[list[Finding], Analysis]:
-    """All findings for ``data`` and its analysis; nothing applied."""
+               path: Path | None = None, rules: Collection[str] | None = None) -> Fixes:
+    """All findings for ``data`` (from ``rules``, default: every rule) and its
+    analysis; nothing applied."""
     analysis = backend.analyze(data, table.candidates, path)
     ctx = Context(data, analysis, table, settings)
     findings: list[Finding] = list(analysis.diagnostics)
@@ -43,12 +55,18 @@ def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Set
         at = analysis.first_error or 0
         findings.append(Finding("HP001", f"{analysis.error_count} syntax error(s) the parser "
                                 "could not read; converted the rest", at, at))
-    for rule in FILE_RULES.values():
-        findings.extend(rule(ctx))
+    fixing: set[str] = set()
+    for name, rule in FILE_RULES.items():
+        if rules is not None and name not in rules:
+            continue
+        found = list(rule(ctx))
+        if any(_allowed(f.fix, settings) for f in found):
+            fixing.add(name)
+        findings.extend(found)
     if b"hipport:" in data:  # cheap test before building a line index
         index = LineIndex(data)
         findings = Suppressions.parse(data, index).filter(findings, index)
-    return findings, analysis
+    return Fixes(findings, analysis, frozenset(fixing))
 
 
 def _allowed(fix: Fix | None, settings: Settings) -> bool:
@@ -63,15 +81,19 @@ def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: 
     if is_probably_binary(data):
         finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
         return apply_findings(data, [finding], settings)
-    findings, analysis = find_fixes(data, backend, table, settings, path)
+    first = find_fixes(data, backend, table, settings, path)
 
     def verify(output: bytes, had_skips: bool) -> Finding | None:
-        # Round-trips through the same backend; the path is kept so a
-        # semantic backend sees the same compile flags.
-        return _verify(output, analysis.error_count, backend, table, settings,
-                       expect_stable=not had_skips)
+        # The second pass runs the conversion rules and whichever other rules
+        # fixed something: a rule that found nothing to fix in the CUDA text
+        # does not start finding things in its HIP translation (and skipping
+        # the hazard rules halves the cost of this pass).
+        rules = CONVERSION_RULES | first.fixing_rules
+        return _verify(output, first.analysis.error_count, backend, table, settings,
+                       expect_stable=not had_skips, rules=rules)
 
-    return apply_findings(data, findings, settings, verify, frozenset(analysis.declared))
+    return apply_findings(data, first.findings, settings, verify,
+                          frozenset(first.analysis.declared))
 
 
 Verifier = Callable[[bytes, bool], "Finding | None"]
@@ -103,13 +125,14 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
 
 
 def _verify(output: bytes, errors_before: int, backend: Backend, table: MappingTable,
-            settings: Settings, expect_stable: bool) -> Finding | None:
+            settings: Settings, expect_stable: bool,
+            rules: Collection[str] | None = None) -> Finding | None:
     # A second pass may legitimately apply a fix the first pass refused for
     # overlapping another; only a run without refusals must be a fixed point.
     if settings.stability_check and expect_stable:
-        again, analysis = find_fixes(output, backend, table, settings)
-        errors_after = analysis.error_count
-        leftover = [f for f in again if _allowed(f.fix, settings)]
+        again = find_fixes(output, backend, table, settings, rules=rules)
+        errors_after = again.analysis.error_count
+        leftover = [f for f in again.findings if _allowed(f.fix, settings)]
         if errors_after > errors_before:
             return Finding("HP003", "the converted text would not parse; file left unchanged", 0, 0)
         if leftover:

@@ -115,7 +115,7 @@ class _Worker:
             write_atomic(job.target, result.output)
         elif mode is Mode.MIRROR and job.target is not None:
             if result.changed:
-                write_atomic(job.target, result.output, like=job.source)
+                write_atomic(job.target, result.output, like=job.source, durable=False)
             else:
                 copy_file(job.source, job.target)
         return FileResult(job.display, outcome, result.findings, result.stats,

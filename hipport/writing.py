@@ -7,19 +7,26 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: bytes, *, like: Path | None = None) -> None:
+def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
+                 durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same
     directory, fsync'd, then renamed over the target: readers see the old
     bytes or the new ones, never a mix.  Mode (and ownership, when allowed)
-    are copied from ``like`` or from the file being replaced."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    are copied from ``like`` or from the file being replaced.
+
+    ``durable=False`` skips the fsyncs (the rename stays atomic): for files
+    that are new, in a fresh output tree, where a crash loses nothing of the
+    user's and the fsyncs would cost more than the conversion."""
+    if not path.parent.is_dir():
+        path.parent.mkdir(parents=True, exist_ok=True)
     reference = like if like is not None else (path if path.exists() else None)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".hipport-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         if reference is not None:
             st = reference.stat()
             os.chmod(tmp, st.st_mode & 0o7777)
@@ -34,11 +41,13 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None) -> None:
         except FileNotFoundError:
             pass
         raise
-    _fsync_directory(path.parent)
+    if durable:
+        _fsync_directory(path.parent)
 
 
 def copy_file(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.parent.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.hipport-tmp")
     shutil.copy2(source, tmp)
     os.replace(tmp, target)
