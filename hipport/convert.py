@@ -5,9 +5,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Collection
 
-from hipport.edits import Applicability, Fix, apply_fixes
+from hipport.edits import Applicability, Edit, Fix, apply_fixes
 from hipport.findings import Finding, LocatedFinding
-from hipport.parse.model import Analysis, Backend
+from hipport.parse.model import Analysis, Backend, Edited
 from hipport.rules import FILE_RULES, Context
 from hipport.score import FileStats
 from hipport.settings import Settings
@@ -45,10 +45,11 @@ class Fixes:
 
 
 def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
-               path: Path | None = None, rules: Collection[str] | None = None) -> Fixes:
+               path: Path | None = None, rules: Collection[str] | None = None,
+               edited: Edited | None = None) -> Fixes:
     """All findings for ``data`` (from ``rules``, default: every rule) and its
     analysis; nothing applied."""
-    analysis = backend.analyze(data, table.candidates, path)
+    analysis = backend.analyze(data, table.candidates, path, edited)
     ctx = Context(data, analysis, table, settings)
     findings: list[Finding] = list(analysis.diagnostics)
     if analysis.error_count:
@@ -83,20 +84,21 @@ def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: 
         return apply_findings(data, [finding], settings)
     first = find_fixes(data, backend, table, settings, path)
 
-    def verify(output: bytes, had_skips: bool) -> Finding | None:
+    def verify(output: bytes, had_skips: bool, edits: tuple[Edit, ...]) -> Finding | None:
         # The second pass runs the conversion rules and whichever other rules
         # fixed something: a rule that found nothing to fix in the CUDA text
         # does not start finding things in its HIP translation (and skipping
         # the hazard rules halves the cost of this pass).
         rules = CONVERSION_RULES | first.fixing_rules
+        edited = Edited(data, first.analysis, edits)
         return _verify(output, first.analysis.error_count, backend, table, settings,
-                       expect_stable=not had_skips, rules=rules)
+                       expect_stable=not had_skips, rules=rules, edited=edited)
 
     return apply_findings(data, first.findings, settings, verify,
                           frozenset(first.analysis.declared))
 
 
-Verifier = Callable[[bytes, bool], "Finding | None"]
+Verifier = Callable[[bytes, bool, "tuple[Edit, ...]"], "Finding | None"]
 
 
 def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
@@ -104,7 +106,7 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
                    declared: frozenset[str] = frozenset()) -> ConversionResult:
     """Apply the allowed fixes of ``findings`` to ``data`` and build the result.
 
-    ``verify(output, had_skips)`` may veto the output with a finding, in which
+    ``verify(output, had_skips, applied_edits)`` may veto the output with a finding, in which
     case the original bytes are kept.  Any front end (sources, build files)
     ends here, so every file kind is applied, counted and located the same way.
     """
@@ -117,7 +119,8 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
                                 fix.start, fix.end))
     output = applied.data
     if output != data and verify is not None:
-        problem = verify(output, bool(applied.skipped))
+        edits = tuple(sorted(e for fix in applied.applied for e in fix.edits))
+        problem = verify(output, bool(applied.skipped), edits)
         if problem is not None:
             findings.append(problem)
             output, applied_ids = data, set()
@@ -125,12 +128,12 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
 
 
 def _verify(output: bytes, errors_before: int, backend: Backend, table: MappingTable,
-            settings: Settings, expect_stable: bool,
-            rules: Collection[str] | None = None) -> Finding | None:
+            settings: Settings, expect_stable: bool, rules: Collection[str] | None = None,
+            edited: Edited | None = None) -> Finding | None:
     # A second pass may legitimately apply a fix the first pass refused for
     # overlapping another; only a run without refusals must be a fixed point.
     if settings.stability_check and expect_stable:
-        again = find_fixes(output, backend, table, settings, rules=rules)
+        again = find_fixes(output, backend, table, settings, rules=rules, edited=edited)
         errors_after = again.analysis.error_count
         leftover = [f for f in again.findings if _allowed(f.fix, settings)]
         if errors_after > errors_before:

@@ -13,7 +13,7 @@ from hipport.buildfiles.cmake_tokens import CMakeSyntaxError, lex_cmake
 from hipport.buildfiles.make import make_findings
 from hipport.buildfiles.options import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse_offload_arch
 from hipport.convert import ConversionResult, apply_findings
-from hipport.edits import Applicability
+from hipport.edits import Applicability, Edit
 from hipport.findings import Finding
 from hipport.source import is_probably_binary
 
@@ -59,7 +59,7 @@ def convert_build_file(data: bytes, kind: str,
         finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
         return apply_findings(data, [finding], options.settings)
 
-    def verify(output: bytes, had_skips: bool) -> Finding | None:
+    def verify(output: bytes, had_skips: bool, _edits: tuple[Edit, ...]) -> Finding | None:
         again = find_build_findings(output, kind, options)
         if any(f.code == "HP655" for f in again):
             return Finding("HP003", "the converted build file would not lex; left unchanged",

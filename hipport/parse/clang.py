@@ -23,7 +23,7 @@ from hipport.parse.clang_env import (
 from hipport.parse.clang_walk import (
     TranslationUnitWalk, Verdict, Walk, in_any, is_cuda_path,
 )
-from hipport.parse.model import Analysis, Reference, Role
+from hipport.parse.model import Analysis, Edited, Reference, Role
 from hipport.parse.syntax import SyntaxBackend
 from hipport.table.names import CandidateNames
 
@@ -77,7 +77,8 @@ class SemanticBackend:
         # HIP, which a CUDA parse would reject wholesale, so count syntax errors.
         return self._syntax.error_count(data)
 
-    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None) -> Analysis:
+    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None,
+                edited: Edited | None = None) -> Analysis:
         syntax = self._syntax.analyze(data, names, path)
         self.last_detail = detail = SemanticDetail()
         if not syntax.references and not syntax.declared:

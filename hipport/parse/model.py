@@ -7,6 +7,7 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from hipport.edits import Edit
 from hipport.findings import Finding
 
 if TYPE_CHECKING:
@@ -80,15 +81,27 @@ class Analysis:
     diagnostics: list[Finding] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Edited:
+    """The text being analysed is ``original`` with ``edits`` applied: a
+    front end may reuse its analysis of the original (incremental parsing)."""
+
+    original: bytes
+    analysis: Analysis
+    edits: tuple[Edit, ...]  # sorted, non-overlapping, on ``original``
+
+
 class Backend(Protocol):
     """A front end: finds every CUDA reference in a file's bytes."""
 
     name: str
 
-    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None) -> Analysis:
+    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None,
+                edited: Edited | None = None) -> Analysis:
         """References whose names ``names`` matches, plus includes and launches.
         ``path`` is where ``data`` was read from, when it came from a file
-        (a semantic backend needs it to find compile flags and includes)."""
+        (a semantic backend needs it to find compile flags and includes);
+        ``edited`` says how ``data`` derives from an earlier analysed text."""
         ...
 
     def error_count(self, data: bytes) -> int:

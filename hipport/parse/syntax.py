@@ -9,10 +9,11 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 import tree_sitter_cuda
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 
 from hipport.parse.macros import spelling_only_parameters
-from hipport.parse.model import Analysis, Include, Launch, Reference, Role, Span
+from hipport.parse.model import Analysis, Edited, Include, Launch, Reference, Role, Span
+from hipport.source import LineIndex
 from hipport.parse.pptokens import call_arguments, tokenize
 from hipport.table.names import CandidateNames
 
@@ -91,11 +92,31 @@ class SyntaxBackend:
     def __init__(self) -> None:
         self._parser = Parser(LANGUAGE)
 
+    def _parse(self, data: bytes, edited: Edited | None) -> Tree:
+        old = edited.analysis.tree if edited is not None else None
+        if edited is None or not isinstance(old, Tree):
+            return self._parser.parse(data)
+        # Incremental reparse: tell tree-sitter where the text changed and it
+        # reuses every untouched subtree (the second pass of a conversion).
+        tree = old.copy()
+        index = LineIndex(edited.original)
+        for edit in reversed(edited.edits):  # from the end: earlier offsets stay valid
+            start = _point(index, edit.start)
+            rows = edit.text.count(b"\n")
+            if rows:
+                new_end = Point(start.row + rows, len(edit.text) - edit.text.rfind(b"\n") - 1)
+            else:
+                new_end = Point(start.row, start.column + len(edit.text))
+            tree.edit(edit.start, edit.end, edit.start + len(edit.text), start,
+                      _point(index, edit.end), new_end)
+        return self._parser.parse(data, tree)
+
     def error_count(self, data: bytes) -> int:
         return _count_errors(self._parser.parse(data).root_node)[0]
 
-    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None) -> Analysis:
-        tree = self._parser.parse(data)
+    def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None,
+                edited: Edited | None = None) -> Analysis:
+        tree = self._parse(data, edited)
         result = Analysis(tree=tree)
         result.error_count, result.first_error = _count_errors(tree.root_node)
         captures = QueryCursor(_QUERY).captures(tree.root_node)
@@ -136,6 +157,10 @@ class SyntaxBackend:
             spans += result.spelling_spans
             result.references = [r for r in result.references
                                  if not any(s <= r.start and r.end <= e for s, e in spans)]
+        # Query captures come in no guaranteed order: give rules file order.
+        result.references.sort(key=lambda r: (r.start, r.end))
+        result.includes.sort(key=lambda i: i.start)
+        result.launches.sort(key=lambda launch: launch.kernel)
         return result
 
     def _identifier(self, node: Node, names: CandidateNames, result: Analysis) -> None:
@@ -262,6 +287,11 @@ def _spelling_argument_spans(root: Node, macros: dict[bytes, set[int]]) -> list[
         if positions:
             spans.extend(span for n, span in enumerate(_arguments(args) or ()) if n in positions)
     return spans
+
+
+def _point(index: LineIndex, offset: int) -> Point:
+    row = index.line_of(offset)
+    return Point(row, offset - index.line_span(row)[0])
 
 
 def _line_start(data: bytes, offset: int) -> int:

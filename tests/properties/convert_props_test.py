@@ -98,3 +98,23 @@ def test_no_applied_fix_touches_comments_or_strings(source):
                     if f.code in ("HP302", "HP303"):
                         continue
                     assert not (e.start < t and s < e.end), (source, e, (s, t))
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(cuda_like(), SETTINGS)
+def test_incremental_reparse_matches_a_fresh_parse(source, config):
+    from hipport.parse.model import Edited
+    from hipport.table import load_table
+
+    result = convert_source(source, config)
+    edits = tuple(sorted(e for f in result.findings if f.applied and f.finding.fix
+                         for e in f.finding.fix.edits))
+    backend = SyntaxBackend()
+    names = load_table().candidates
+    before = backend.analyze(source, names)
+    fresh = backend.analyze(result.output, names)
+    incremental = backend.analyze(result.output, names, edited=Edited(source, before, edits))
+    assert str(incremental.tree.root_node) == str(fresh.tree.root_node)
+    key = lambda r: (r.start, r.end, r.name)  # noqa: E731 - capture order is unspecified
+    assert sorted(incremental.references, key=key) == sorted(fresh.references, key=key)
+    assert incremental.error_count == fresh.error_count
