@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import functools
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -20,6 +22,23 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         debug = "--debug" in sys.argv
+        interrupted: list[bool] = []
+
+        def on_sigint(signum: int, frame: Any) -> None:
+            # Remembered: a C extension can turn the KeyboardInterrupt into
+            # its own error (tree-sitter: "regular expression error").
+            interrupted.append(True)
+            signal.default_int_handler(signum, frame)
+
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, on_sigint) if main else None
+        try:
+            return self._invoke(ctx, debug, interrupted)
+        finally:
+            if main and previous is not None:
+                signal.signal(signal.SIGINT, previous)
+
+    def _invoke(self, ctx: click.Context, debug: bool, interrupted: list[bool]) -> object:
         try:
             return super().invoke(ctx)
         except HipportError as exc:
@@ -31,6 +50,9 @@ class _Group(click.Group):
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except Exception as exc:  # a bug: say so, with what is needed to report it
+            if interrupted:
+                click.echo("hipport: interrupted", err=True)
+                ctx.exit(EXIT_INTERRUPTED)
             if debug:
                 raise
             click.echo(f"hipport: internal error: {type(exc).__name__}: {exc}\n"
@@ -83,6 +105,8 @@ def cli() -> None:
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path),
               help="Write the converted tree here (mirrors the input tree).")
 @click.option("--in-place", is_flag=True, help="Rewrite files in place (atomic replace).")
+@click.option("--backup", metavar="SUFFIX", help="With --in-place: keep each rewritten "
+              "file's original as NAME+SUFFIX (e.g. .orig).")
 @click.option("--diff", is_flag=True, help="Print a unified diff; write nothing.")
 @click.option("--force", is_flag=True, help="Allow writing into a non-empty output directory.")
 @click.option("--include", "include", multiple=True, metavar="GLOB",
@@ -109,11 +133,12 @@ def cli() -> None:
               "(default: gfx90a;gfx942).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
-def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bool,
-            force: bool, include: Sequence[str], exclude: Sequence[str], launch_syntax: str,
-            unsafe_fixes: bool, rocm_version: str | None, rules: Sequence[Path], strict: bool,
-            jobs: int, quiet: bool, verbose: bool, fast: bool, no_build_files: bool,
-            no_cache: bool, offload_arch: str | None, debug: bool, front_end: Any) -> None:
+def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
+            diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
+            launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
+            rules: Sequence[Path], strict: bool, jobs: int, quiet: bool, verbose: bool,
+            fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
+            debug: bool, front_end: Any) -> None:
     """Convert CUDA sources (and build files) under PATHS to HIP."""
     from hipport.commands.convert import ConvertRequest, run_convert
 
@@ -123,7 +148,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, diff: bo
         unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
         rules=tuple(str(r) for r in rules), strict=strict, jobs=jobs, quiet=quiet,
         verbose=verbose, fast=fast, debug=debug, build_files=not no_build_files,
-        offload_arch=offload_arch, front_end=front_end, cache=not no_cache,
+        offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
     )
     raise SystemExit(run_convert(request))
 
@@ -216,6 +241,55 @@ def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequen
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
         build_files=not no_build_files, front_end=front_end, cache=not no_cache)))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--policy", type=click.Choice(["no-unmapped", "hip-only"]),
+              help="no-unmapped (default): fail on CUDA APIs without a HIP equivalent; "
+              "hip-only: fail on any CUDA reference.")
+@click.option("--fail-on", multiple=True, metavar="CODES",
+              help="Codes or prefixes that fail (e.g. HP9,HP502); replaces the policy's set.")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Codes or prefixes that never fail (added to the configured ones).")
+@click.option("--staged", is_flag=True, help="Only lines added in the staged changes count.")
+@click.option("--diff-base", metavar="REV",
+              help="Only lines added since the merge base of REV and HEAD count.")
+@click.option("--baseline", type=click.Path(path_type=Path),
+              help="Baseline file (default: .hipport-baseline.json next to the config).")
+@click.option("--no-baseline", is_flag=True, help="Ignore the baseline: every violation fails.")
+@click.option("--write-baseline", is_flag=True,
+              help="Record the current violations as known (exit 0).")
+@click.option("--report-unused-suppressions", is_flag=True,
+              help="Fail on `// hipport: ignore` comments that suppress nothing.")
+@click.option("--output-format", "output_format", default="text", show_default=True,
+              type=click.Choice(["text", "json", "sarif", "github"]))
+@click.option("--config", type=click.Path(path_type=Path), help="Configuration file.")
+@click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
+@click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
+@click.option("--rocm-version", metavar="X.Y", help="Target ROCm version.")
+@click.option("-j", "--jobs", type=int, default=0,
+              help="Processes (0: one for a few files, all cores for many).")
+@click.option("-q", "--quiet", is_flag=True, help="Print violations only.")
+@click.option("--no-build-files", is_flag=True, help="Leave build files out of the check.")
+@click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+@_front_end_options
+def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
+          ignore: Sequence[str], staged: bool, diff_base: str | None, baseline: Path | None,
+          no_baseline: bool, write_baseline: bool, report_unused_suppressions: bool,
+          output_format: str, config: Path | None, include: Sequence[str],
+          exclude: Sequence[str], rules: Sequence[str], rocm_version: str | None, jobs: int,
+          quiet: bool, no_build_files: bool, debug: bool, front_end: Any) -> None:
+    """Fail (exit 1) when PATHS add CUDA code the policy forbids; for
+    pre-commit hooks and CI.  Reads files, writes nothing (but the baseline)."""
+    from hipport.commands.check import CheckRequest, run_check
+
+    raise SystemExit(run_check(CheckRequest(
+        tuple(paths), policy, tuple(fail_on), tuple(ignore), staged, diff_base, baseline,
+        no_baseline, write_baseline, report_unused_suppressions, output_format, config,
+        tuple(include), tuple(exclude), tuple(rules), rocm_version, jobs, quiet, debug,
+        build_files=not no_build_files, front_end=front_end)))
 
 
 @cli.command()

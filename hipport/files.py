@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from hipport.errors import UsageError
+from hipport.writing import is_temporary
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cxx", ".cc", ".c", ".h", ".hpp", ".hxx", ".hh",
                    ".inl", ".inc", ".tpp", ".cu.inc")
@@ -21,6 +22,7 @@ class SourcePath:
     root: Path  # the directory the user named (or the file's parent)
     path: Path  # absolute path of the file
     is_source: bool  # selected for conversion (others are only mirrored)
+    link: bool = False  # a symlink to a file inside the tree (never rewritten in place)
 
     @property
     def relative(self) -> Path:
@@ -52,13 +54,15 @@ class Selection:
 class Skipped:
     path: Path
     reason: str
+    leftover: bool = False  # a temporary file of a killed run (``hipport.writing``)
 
 
 def discover(paths: Sequence[Path], selection: Selection, *, with_others: bool = False,
              avoid: Path | None = None) -> Iterator[SourcePath | Skipped]:
     """Files under ``paths``, in a stable order.  Symlinks leaving their root are
-    not followed; devices and fifos are skipped.  With ``with_others``, files
-    that are not selected sources are listed too (for mirroring a tree)."""
+    not followed; devices and fifos are skipped; temporary files a killed run
+    left behind come as ``Skipped(..., leftover=True)``.  With ``with_others``,
+    files that are not selected sources are listed too (for mirroring a tree)."""
     for given in paths:
         if not given.exists() and not given.is_symlink():
             raise UsageError(f"{given}: no such file or directory")
@@ -83,12 +87,19 @@ def _regular(path: Path) -> bool:
 
 def _walk(root: Path, directory: Path, selection: Selection, with_others: bool,
           avoid: Path | None) -> Iterator[SourcePath | Skipped]:
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as exc:
-        yield Skipped(directory, f"cannot list directory: {exc.strerror}")
+    # Depth first, in name order, with an explicit stack: a tree nested
+    # thousands of directories deep must not exhaust Python's recursion.
+    pending: list[Iterator[os.DirEntry[str]]] = []
+    listing = _list(directory)
+    if isinstance(listing, Skipped):
+        yield listing
         return
-    for entry in entries:
+    pending.append(listing)
+    while pending:
+        entry = next(pending[-1], None)
+        if entry is None:
+            pending.pop()
+            continue
         path = Path(entry.path)
         if entry.is_symlink():
             target = path.resolve()
@@ -102,13 +113,29 @@ def _walk(root: Path, directory: Path, selection: Selection, with_others: bool,
         if entry.is_dir(follow_symlinks=False):
             if entry.name in SKIPPED_DIRS or (avoid is not None and path == avoid):
                 continue
-            yield from _walk(root, path, selection, with_others, avoid)
+            listing = _list(path)
+            if isinstance(listing, Skipped):
+                yield listing
+            else:
+                pending.append(listing)
+            continue
+        if is_temporary(entry.name) and not entry.is_symlink():
+            yield Skipped(path, "temporary file left by an interrupted hipport run",
+                          leftover=True)
             continue
         rel = path.relative_to(root).as_posix()
         selected = selection.selects(rel)
         if not selected and not with_others:
             continue
         if not _regular(path):
-            yield Skipped(path, "not a regular file (device, fifo or socket)")
+            yield Skipped(path, "not a regular file (device, fifo, socket or broken link)")
             continue
-        yield SourcePath(root, path, selected)
+        yield SourcePath(root, path, selected, link=entry.is_symlink())
+
+
+def _list(directory: Path) -> Iterator[os.DirEntry[str]] | Skipped:
+    try:
+        with os.scandir(directory) as scan:
+            return iter(sorted(scan, key=lambda e: e.name))
+    except OSError as exc:
+        return Skipped(directory, f"cannot list directory: {exc.strerror}")

@@ -7,6 +7,7 @@ import functools
 import multiprocessing
 import enum
 import os
+import signal
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -73,6 +74,7 @@ class RunOptions:
     debug: bool = False
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH  # for build files
     cache: bool = True  # reuse results of unchanged files (hipport.cache)
+    backup: str | None = None  # in-place: keep each replaced file as NAME + suffix
 
 
 class _Worker:
@@ -112,7 +114,7 @@ class _Worker:
         if mode is Mode.DIFF and result.changed:
             diff = unified_diff(result.original, result.output, job.display)
         elif mode is Mode.IN_PLACE and result.changed and job.target is not None:
-            write_atomic(job.target, result.output)
+            write_atomic(job.target, result.output, backup=self.options.backup)
         elif mode is Mode.MIRROR and job.target is not None:
             if result.changed:
                 write_atomic(job.target, result.output, like=job.source, durable=False)
@@ -170,6 +172,10 @@ _worker: _Worker | None = None
 
 def _init_worker(options: RunOptions) -> None:
     global _worker
+    # Ctrl-C is the parent's to handle: it cancels the jobs not started and
+    # waits for the running ones, whose writes are atomic.  A worker killed
+    # mid-job would only add a traceback and a broken pool.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker = _Worker(options)
 
 

@@ -17,6 +17,8 @@ class Location:
 class LineIndex:
     data: bytes
     _starts: list[int] = field(init=False, repr=False)
+    _cursor: tuple[int, int, int] = field(init=False, repr=False, compare=False,
+                                          default=(-1, 0, 1))
 
     def __post_init__(self) -> None:
         starts = [0]
@@ -39,10 +41,22 @@ class LineIndex:
     def location(self, offset: int) -> Location:
         line = self.line_of(offset)
         start = self._starts[line]
+        # Columns count characters from the line's start.  Findings come in
+        # offset order, so carry on from the previous one on the same line:
+        # one multi-megabyte line with thousands of findings stays linear.
+        # (Decoding may restart at any byte that does not continue a UTF-8
+        # sequence without changing the count.)
+        cursor_line, cursor_offset, cursor_column = self._cursor
+        if cursor_line == line and cursor_offset <= offset \
+                and not _continues_utf8(self.data, cursor_offset):
+            start, base = cursor_offset, cursor_column
+        else:
+            base = 1
         prefix = self.data[start:offset]
-        if line == 0 and prefix.startswith(BOM):
+        if start == 0 and prefix.startswith(BOM):
             prefix = prefix[len(BOM):]
-        column = len(prefix.decode("utf-8", errors="replace")) + 1
+        column = base + len(prefix.decode("utf-8", errors="replace"))
+        self._cursor = (line, offset, column)
         return Location(line + 1, column)
 
     def line_text(self, line: int) -> bytes:
@@ -56,6 +70,10 @@ class LineIndex:
         start = self._starts[line]
         end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.data)
         return start, end
+
+
+def _continues_utf8(data: bytes, offset: int) -> bool:
+    return offset < len(data) and 0x80 <= data[offset] < 0xC0
 
 
 def is_probably_binary(data: bytes) -> bool:

@@ -1,14 +1,32 @@
-"""Writing results without ever leaving a half-written file."""
+"""Writing results without ever leaving a half-written file.
+
+Every write goes to a temporary file in the target's directory, named
+``.NAME.XXXXXXXX.hipport-tmp``, and is renamed over the target only once
+complete: a reader (or a crash, a SIGKILL, a power cut once fsync'd) sees the
+old bytes or the new ones, never a mix.  A temporary file can only outlive its
+write when the process is killed outright; ``is_temporary`` recognises such
+leftovers so the next run can remove them (see ``hipport.files``)."""
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import shutil
 import tempfile
 from pathlib import Path
 
+TEMP_SUFFIX = ".hipport-tmp"
+# mkstemp's random part: 8 characters of [a-z0-9_] (so is a staged backup's).
+_TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + "$")
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is one of ours: ``.NAME.XXXXXXXX.hipport-tmp``."""
+    return _TEMPORARY.match(name) is not None
+
 
 def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
-                 durable: bool = True) -> None:
+                 durable: bool = True, backup: str | None = None) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same
     directory, fsync'd, then renamed over the target: readers see the old
     bytes or the new ones, never a mix.  Mode (and ownership, when allowed)
@@ -16,11 +34,15 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
 
     ``durable=False`` skips the fsyncs (the rename stays atomic): for files
     that are new, in a fresh output tree, where a crash loses nothing of the
-    user's and the fsyncs would cost more than the conversion."""
+    user's and the fsyncs would cost more than the conversion.
+
+    ``backup`` (a suffix such as ``.orig``): the replaced file is kept as
+    ``path + backup`` -- complete before the target is replaced, so at every
+    instant the original bytes exist under one of the two names."""
     if not path.parent.is_dir():
         path.parent.mkdir(parents=True, exist_ok=True)
     reference = like if like is not None else (path if path.exists() else None)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".hipport-tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -34,23 +56,60 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
                 os.chown(tmp, st.st_uid, st.st_gid)
             except (PermissionError, AttributeError):
                 pass
+        if backup and path.exists():
+            _keep_backup(path, path.with_name(path.name + backup), durable)
         os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+    except BaseException:  # KeyboardInterrupt too: never leave the temporary behind
+        _remove(tmp)
         raise
     if durable:
         _fsync_directory(path.parent)
 
 
 def copy_file(source: Path, target: Path) -> None:
+    """Copy ``source`` (bytes, mode, times) to ``target``, atomically."""
     if not target.parent.is_dir():
         target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.hipport-tmp")
-    shutil.copy2(source, tmp)
-    os.replace(tmp, target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
+    try:
+        os.close(fd)
+        shutil.copy2(source, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _keep_backup(path: Path, backup: Path, durable: bool) -> None:
+    """``backup`` becomes a complete copy of ``path`` (a hard link when the
+    file system allows it), replacing any earlier backup atomically."""
+    staging = path.parent / f".{backup.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+    try:
+        try:
+            os.link(path, staging)
+        except OSError:  # no hard links here (or across a bind mount): copy
+            shutil.copy2(path, staging)
+            if durable:
+                _fsync_file(staging)
+        os.replace(staging, backup)
+    except BaseException:
+        _remove(str(staging))
+        raise
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _fsync_directory(directory: Path) -> None:

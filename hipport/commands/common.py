@@ -68,6 +68,9 @@ def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
         if isinstance(item, Skipped):
             skipped.append(item)
             continue
+        if item.link and mode is Mode.IN_PLACE:  # rewriting would replace the link by a file
+            skipped.append(Skipped(item.path, "symlink; its target is converted where it lives"))
+            continue
         jobs.append(_job(item, mode, out, several, selection))
     if not jobs and not skipped:
         raise UsageError("no source files found under " + ", ".join(map(str, paths)))

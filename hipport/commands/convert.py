@@ -10,7 +10,7 @@ import click
 from hipport.commands.common import (FrontEnd, build_settings, check_output_dir, collect_jobs,
                                      display_path, offload_targets, roots_of)
 from hipport.errors import UsageError
-from hipport.files import Selection
+from hipport.files import Selection, Skipped
 from hipport.runner import FileResult, Mode, Outcome, RunOptions, default_workers, run_batch, tally
 
 
@@ -35,6 +35,7 @@ class ConvertRequest:
     debug: bool = False
     build_files: bool = True
     offload_arch: str | None = None  # "gfx90a;gfx942"
+    backup: str | None = None  # --in-place: keep each replaced file as NAME + suffix
     front_end: FrontEnd = FrontEnd()
     cache: bool = True
 
@@ -53,18 +54,20 @@ def run_convert(req: ConvertRequest) -> int:
     roots = roots_of(req.paths)
     out = check_output_dir(req.output, roots, req.force) if req.output is not None else None
     selection = Selection(req.include, req.exclude, build_files=req.build_files)
+    _check_backup(req.backup, mode)
     jobs, skipped = collect_jobs(req.paths, mode, selection, out)
     backend, backend_options = req.front_end.run_options()
     options = RunOptions(mode, settings, req.rules, backend, backend_options, debug=req.debug,
-                         offload_arch=offload_targets(req.offload_arch), cache=req.cache)
+                         offload_arch=offload_targets(req.offload_arch), cache=req.cache,
+                         backup=req.backup)
     workers = req.jobs if req.jobs > 0 else default_workers()
     results = run_batch(jobs, options, workers)
     for s in skipped:
-        click.echo(f"{display_path(s.path)}: skipped: {s.reason}", err=True)
+        click.echo(f"{display_path(s.path)}: {_leftover(s, mode)}", err=True)
     for r in results:
         _print_result(r, req)
     run = tally(results)
-    run.files_skipped += len(skipped)
+    run.files_skipped += sum(not s.leftover for s in skipped)
     click.echo(run.summary(), err=True)
     if mode is Mode.CHECK and not req.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
@@ -73,6 +76,29 @@ def run_convert(req: ConvertRequest) -> int:
     if req.strict and run.totals.refs_unconverted:
         return 1
     return 0
+
+
+def _check_backup(suffix: str | None, mode: Mode) -> None:
+    if suffix is None:
+        return
+    if mode is not Mode.IN_PLACE:
+        raise UsageError("--backup only applies to --in-place")
+    if not suffix or "/" in suffix or suffix in (".", "..") or "\0" in suffix:
+        raise UsageError(f"--backup: {suffix!r} is not a file-name suffix (try .orig)")
+
+
+def _leftover(s: Skipped, mode: Mode) -> str:
+    """Temporary files of a killed run: an in-place run (done writing) removes
+    them; other modes only say so."""
+    if not s.leftover:
+        return f"skipped: {s.reason}"
+    if mode is Mode.IN_PLACE:
+        try:
+            s.path.unlink()
+        except OSError as exc:
+            return f"skipped: {s.reason}; could not remove it: {exc.strerror}"
+        return f"removed: {s.reason}"
+    return f"skipped: {s.reason} (safe to delete; the next --in-place run removes it)"
 
 
 def _print_result(r: FileResult, req: ConvertRequest) -> None:

@@ -378,7 +378,9 @@ def _include(data: bytes, path: Node) -> Include | None:
 
 def _launch(data: bytes, config: Node) -> Launch | None:
     call = config.parent
-    if call is None or call.type != "call_expression":
+    # A launch with a parse error inside is the parser's guess (it may span
+    # two statements): rewriting it could only make things worse.
+    if call is None or call.type != "call_expression" or call.has_error:
         return None
     kernel = call.child_by_field_name("function")
     arg_list = call.child_by_field_name("arguments")
@@ -405,6 +407,11 @@ def _between(data: bytes, span: Span) -> bytes:
 
 
 def _has_template_arguments(node: Node) -> bool:
-    return node.type == "template_function" or any(
-        _has_template_arguments(c) for c in node.named_children if c.type != "argument_list"
-    )
+    # A loop, not recursion: `a::b::...::k<<<...>>>` can nest thousands deep.
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "template_function":
+            return True
+        stack.extend(c for c in current.named_children if c.type != "argument_list")
+    return False

@@ -110,6 +110,12 @@ class _Reader:
             raise self.fail(node, where, f"expected one of {', '.join(choices)}; got {node.value!r}")
         return str(node.value)
 
+    def name(self, node: yaml.Node, where: str) -> str:
+        """A CUDA or HIP name: text, never a number YAML happened to parse."""
+        if isinstance(node, yaml.ScalarNode) and node.tag != "tag:yaml.org,2002:str":
+            raise self.fail(node, where, f"expected a name, got {node.value!r}")
+        return self.string(node, where)
+
     def check_keys(self, fields: dict[str, yaml.Node], allowed: set[str], node: yaml.Node,
                    where: str) -> None:
         unknown = sorted(set(fields) - allowed)
@@ -160,12 +166,12 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
         raise reader.fail(node, where, "missing required key 'cuda'")
     if "kind" not in fields:
         raise reader.fail(node, where, "missing required key 'kind'")
-    cuda = reader.string(fields["cuda"], f"{where}.cuda")
+    cuda = reader.name(fields["cuda"], f"{where}.cuda")
     kind = reader.string(fields["kind"], f"{where}.kind", KINDS)
     status = Status(reader.string(fields["status"], f"{where}.status",
                                   tuple(s.value for s in Status))) if "status" in fields \
         else Status.SUPPORTED
-    hip = reader.string(fields["hip"], f"{where}.hip") if "hip" in fields else None
+    hip = reader.name(fields["hip"], f"{where}.hip") if "hip" in fields else None
     if status.converts and hip is None:
         raise reader.fail(node, where, f"{cuda}: status {status.value} needs a 'hip' name")
     applicability = reader.string(fields["applicability"], f"{where}.applicability",

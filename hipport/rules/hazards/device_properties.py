@@ -38,11 +38,13 @@ DIFFERENT = {
     "clockRate": "is the shader clock on AMD; device clock64() may tick at another rate",
 }
 _FIELDS = " ".join(f'"{f}"' for f in sorted(MISSING | set(RENAMED) | set(DIFFERENT)))
+# Only the node types the name can be: a predicate on any node (`(_)`)
+# decodes its text, and a type the parser could not read may not be UTF-8.
 _QUERY = f"""
-(declaration type: (_) @type declarator: (_) @declarator
+(declaration type: [(type_identifier) (struct_specifier)] @type declarator: (_) @declarator
   (#match? @type "^(struct )?cudaDeviceProp$"))
-(parameter_declaration type: (_) @type declarator: (_) @declarator
-  (#match? @type "^(struct )?cudaDeviceProp$"))
+(parameter_declaration type: [(type_identifier) (struct_specifier)] @type
+  declarator: (_) @declarator (#match? @type "^(struct )?cudaDeviceProp$"))
 (field_expression argument: (_) @object field: (field_identifier) @field
   (#any-of? @field {_FIELDS})) @use
 """

@@ -48,20 +48,25 @@ class Variables:
 
     def is_vote(self, node: Node) -> bool:
         """A vote, a mask variable, or a bitwise combination with one."""
-        while node.type == "parenthesized_expression" and node.named_children:
-            node = node.named_children[0]
-        if node.type == "call_expression":
-            return text(node.child_by_field_name("function")) in VOTES
-        if node.type == "identifier":
-            return text(node) in self.vote
-        if node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "~":
-            argument = node.child_by_field_name("argument")
-            return argument is not None and self.is_vote(argument)
-        if node.type == "binary_expression" and \
-                text(node.child_by_field_name("operator")) in ("&", "|", "^"):
-            return any(self.is_vote(c) for c in (node.child_by_field_name("left"),
-                                                 node.child_by_field_name("right"))
-                       if c is not None)
+        # A loop, not recursion: `m & m & ... & m` can nest thousands deep.
+        stack = [node]
+        while stack:
+            node = stack.pop()
+            while node.type == "parenthesized_expression" and node.named_children:
+                node = node.named_children[0]
+            if node.type == "call_expression":
+                if text(node.child_by_field_name("function")) in VOTES:
+                    return True
+            elif node.type == "identifier":
+                if text(node) in self.vote:
+                    return True
+            elif node.type == "unary_expression" \
+                    and text(node.child_by_field_name("operator")) == "~":
+                stack.extend(c for c in (node.child_by_field_name("argument"),) if c is not None)
+            elif node.type == "binary_expression" and \
+                    text(node.child_by_field_name("operator")) in ("&", "|", "^"):
+                stack.extend(c for c in (node.child_by_field_name("right"),
+                                         node.child_by_field_name("left")) if c is not None)
         return False
 
 

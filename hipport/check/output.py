@@ -1,0 +1,108 @@
+"""Printing violations: `text` (path:line:col: CODE message), `json`, `sarif`
+(for code scanning) and `github` (workflow-command annotations)."""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Sequence, TextIO
+
+from hipport import __version__
+from hipport.check.model import UNUSED_SUPPRESSION, Violation
+from hipport.codes import CODES
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def render(fmt: str, violations: Sequence[Violation], out: TextIO) -> None:
+    RENDERERS[fmt](violations, out)
+
+
+def _text(violations: Sequence[Violation], out: TextIO) -> None:
+    for v in violations:
+        out.write(f"{v.path}:{v.line}:{v.column}: {v.code} {v.message}\n")
+
+
+def _severity(code: str) -> str:
+    known = CODES.get(code)
+    return known.severity.value if known is not None else "warning"
+
+
+def _name(code: str) -> str:
+    known = CODES.get(code)
+    return known.name if known is not None else code
+
+
+def _json(violations: Sequence[Violation], out: TextIO) -> None:
+    items = [{
+        "path": v.path, "line": v.line, "column": v.column,
+        "end_line": v.end_line, "end_column": v.end_column,
+        "code": v.code, "name": _name(v.code), "severity": _severity(v.code),
+        "message": v.message, "api": v.api, "fingerprint": v.fingerprint or None,
+    } for v in violations]
+    json.dump({"version": 1, "tool": f"hipport {__version__}", "violations": items}, out,
+              indent=2)
+    out.write("\n")
+
+
+def _sarif(violations: Sequence[Violation], out: TextIO) -> None:
+    # The report's SARIF writer describes rules and fixes; reuse its pieces so
+    # both commands speak the same dialect.  Imported only when asked for.
+    from hipport.report.sarif import INFORMATION_URI, SARIF_SCHEMA, _result, _rule
+
+    codes = sorted({v.code for v in violations})
+    index = {code: i for i, code in enumerate(codes)}
+    results: list[dict[str, Any]] = []
+    for v in violations:
+        if v.finding is not None:
+            result = _result(v.path, v.finding, index[v.code])
+        else:
+            result = _plain_result(v, index[v.code])
+        if v.fingerprint:
+            result["partialFingerprints"] = {"hipportFingerprint/v1": v.fingerprint}
+        results.append(result)
+    rules = []
+    for code in codes:
+        rule = _rule(code)
+        if code == UNUSED_SUPPRESSION:
+            rule["shortDescription"] = {"text": "A `hipport: ignore` comment that "
+                                                "suppresses nothing."}
+        rules.append(rule)
+    document = {
+        "$schema": SARIF_SCHEMA, "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "hipport", "version": __version__,
+                                      "informationUri": INFORMATION_URI, "rules": rules}},
+                  "columnKind": "unicodeCodePoints", "results": results}],
+    }
+    json.dump(document, out, indent=2)
+    out.write("\n")
+
+
+def _plain_result(v: Violation, rule_index: int) -> dict[str, Any]:
+    from hipport.report.sarif import _artifact
+
+    region = {"startLine": v.line, "startColumn": v.column, "endLine": v.end_line,
+              "endColumn": v.end_column}
+    return {"ruleId": v.code, "ruleIndex": rule_index, "level": "warning",
+            "message": {"text": v.message},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact(v.path),
+                                                "region": region}}]}
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github(violations: Sequence[Violation], out: TextIO) -> None:
+    for v in violations:
+        props = (f"file={_escape_property(v.path)},line={v.line},col={v.column},"
+                 f"endLine={v.end_line},endColumn={v.end_column},"
+                 f"title={_escape_property(f'hipport {v.code} ({_name(v.code)})')}")
+        out.write(f"::error {props}::{_escape_data(v.message)}\n")
+
+
+RENDERERS: dict[str, Callable[[Sequence[Violation], TextIO], None]] = {
+    "text": _text, "json": _json, "sarif": _sarif, "github": _github,
+}

@@ -1,0 +1,123 @@
+"""What hipport refuses to do, and what it skips and says so."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hipport.cli import cli
+
+CUDA = b"#include <cuda_runtime.h>\nvoid f(float* p) { cudaFree(p); }\n"
+HIP = b"#include <hip/hip_runtime.h>\nvoid f(float* p) { hipFree(p); }\n"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["convert", *args, "-j", "1"], catch_exceptions=False)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.cu").write_bytes(CUDA)
+    return src
+
+
+def test_output_inside_input_and_input_inside_output(tree: Path, tmp_path: Path):
+    inside = run(str(tree), "-o", str(tree / "sub" / "hip"))
+    assert inside.exit_code == 2 and "inside the input tree" in inside.stderr
+    around = run(str(tree), "-o", str(tmp_path), "--force")
+    assert around.exit_code == 2 and "contains the input" in around.stderr
+    assert not (tree / "sub" / "hip").exists()
+    assert (tree / "a.cu").read_bytes() == CUDA
+
+
+def test_non_empty_output_needs_force(tree: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep")
+    refused = run(str(tree), "-o", str(out))
+    assert refused.exit_code == 2 and "--force" in refused.stderr
+    assert os.listdir(out) == ["mine.txt"]
+
+
+def test_symlinks_leaving_the_tree_are_reported_and_never_written(tree: Path, tmp_path: Path):
+    outside = tmp_path / "outside.cu"
+    outside.write_bytes(CUDA)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "x.cu").write_bytes(CUDA)
+    (tree / "link.cu").symlink_to(outside)
+    (tree / "sub" / "dotdot.cu").symlink_to(Path("..") / ".." / "outside.cu")
+    (tree / "dirlink").symlink_to(tmp_path / "elsewhere")
+    result = run(str(tree), "--in-place")
+    assert result.exit_code == 0, result.output
+    assert outside.read_bytes() == CUDA and (tmp_path / "elsewhere" / "x.cu").read_bytes() == CUDA
+    assert (tree / "link.cu").is_symlink() and (tree / "sub" / "dotdot.cu").is_symlink()
+    for name in ("link.cu", "dotdot.cu", "dirlink"):
+        assert f"{name}: skipped: symlink pointing outside the tree; not followed" \
+            in result.stderr
+    assert (tree / "a.cu").read_bytes() == HIP
+
+
+def test_in_place_never_replaces_a_symlink_inside_the_tree(tree: Path):
+    (tree / "alias.cu").symlink_to("a.cu")
+    result = run(str(tree), "--in-place")
+    assert result.exit_code == 0, result.output
+    assert (tree / "alias.cu").is_symlink() and os.readlink(tree / "alias.cu") == "a.cu"
+    assert (tree / "a.cu").read_bytes() == HIP
+    assert "alias.cu: skipped: symlink; its target is converted where it lives" in result.stderr
+
+
+def test_dot_dot_in_the_given_path_is_resolved_not_escaped(tree: Path):
+    result = run(str(tree / "sub" / ".." / "a.cu"), "--in-place")
+    assert result.exit_code == 0, result.output
+    assert (tree / "a.cu").read_bytes() == HIP
+    assert sorted(p.name for p in tree.iterdir()) == ["a.cu", "sub"]
+
+
+def test_fifos_are_skipped_not_read(tree: Path, tmp_path: Path):
+    os.mkfifo(tree / "pipe.cu")  # reading it would block forever
+    result = run(str(tree), "--in-place")
+    assert result.exit_code == 0, result.output
+    assert "pipe.cu: skipped: not a regular file" in result.stderr
+    mirrored = run(str(tree), "-o", str(tmp_path / "out"))
+    assert mirrored.exit_code == 0 and not (tmp_path / "out" / "pipe.cu").exists()
+    named = run(str(tree / "pipe.cu"), "--diff")
+    assert named.exit_code == 0 and "not a regular file" in named.stderr
+
+
+def test_backup_suffix(tree: Path):
+    result = run(str(tree), "--in-place", "--backup", ".orig")
+    assert result.exit_code == 0, result.output
+    assert (tree / "a.cu").read_bytes() == HIP and (tree / "a.cu.orig").read_bytes() == CUDA
+    # A second run changes nothing, so the backup keeps the CUDA original.
+    assert run(str(tree), "--in-place", "--backup", ".orig").exit_code == 0
+    assert (tree / "a.cu.orig").read_bytes() == CUDA
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--diff", "--backup", ".orig"], "--backup only applies to --in-place"),
+    (["--in-place", "--backup", "x/y"], "not a file-name suffix"),
+    (["--in-place", "--backup", ""], "not a file-name suffix"),
+])
+def test_bad_backup_is_a_usage_error(tree: Path, args, words):
+    result = run(str(tree), *args)
+    assert result.exit_code == 2 and words in result.stderr
+    assert (tree / "a.cu").read_bytes() == CUDA
+
+
+def test_leftover_temporary_files_are_removed_by_in_place_and_reported_otherwise(
+        tree: Path, tmp_path: Path):
+    leftover = tree / "sub" / ".b.cu.abcd1234.hipport-tmp"
+    leftover.write_bytes(CUDA[:10])  # what a SIGKILL mid-write leaves
+    diff = run(str(tree), "--diff")
+    assert "temporary file left by an interrupted hipport run (safe to delete" in diff.stderr
+    mirrored = run(str(tree), "-o", str(tmp_path / "out"))
+    assert mirrored.exit_code == 0 and not list((tmp_path / "out").rglob("*.hipport-tmp"))
+    assert leftover.exists()
+    result = run(str(tree), "--in-place")
+    assert result.exit_code == 0
+    assert "removed: temporary file left by an interrupted hipport run" in result.stderr
+    assert not leftover.exists()
