@@ -79,6 +79,19 @@ def _is_declaration(node: Node, parent: Node) -> bool:
     return any(parent.child_by_field_name(f) == node for f in fields)
 
 
+def _used_name(node: Node, names: CandidateNames, result: Analysis) -> tuple[str, Node] | None:
+    """(name, parent) when ``node`` uses a candidate name; a declaration of one
+    is recorded as the file's own name instead."""
+    name = node.text.decode("utf-8", "replace") if node.text else ""
+    parent = node.parent
+    if parent is None or not names.matches(name):
+        return None
+    if _is_declaration(node, parent):
+        result.declared.add(name)
+        return None
+    return name, parent
+
+
 def _arguments(arg_list: Node | None) -> tuple[Span, ...] | None:
     if arg_list is None or arg_list.type != "argument_list":
         return None
@@ -164,15 +177,10 @@ class SyntaxBackend:
         return result
 
     def _identifier(self, node: Node, names: CandidateNames, result: Analysis) -> None:
-        name = node.text.decode("utf-8", "replace") if node.text else ""
-        if not names.matches(name):
+        used = _used_name(node, names, result)
+        if used is None:
             return
-        parent = node.parent
-        if parent is None:
-            return
-        if _is_declaration(node, parent):
-            result.declared.add(name)
-            return
+        name, parent = used
         context = parent
         if parent.type == "qualified_identifier":
             if parent.child_by_field_name("scope") is not None:
@@ -192,29 +200,19 @@ class SyntaxBackend:
         result.references.append(Reference(name, node.start_byte, node.end_byte, role, args))
 
     def _type(self, node: Node, names: CandidateNames, result: Analysis) -> None:
-        name = node.text.decode("utf-8", "replace") if node.text else ""
-        if not names.matches(name):
+        used = _used_name(node, names, result)
+        if used is None:
             return
-        parent = node.parent
-        if parent is None:
-            return
-        if _is_declaration(node, parent):
-            result.declared.add(name)
-            return
+        name, parent = used
         if parent.type == "qualified_identifier" and parent.child_by_field_name("scope") is not None:
             return
         result.references.append(Reference(name, node.start_byte, node.end_byte, Role.TYPE))
 
     def _namespace(self, node: Node, names: CandidateNames, result: Analysis) -> None:
-        name = node.text.decode("utf-8", "replace") if node.text else ""
-        if not names.matches(name):
+        used = _used_name(node, names, result)
+        if used is None:
             return
-        parent = node.parent
-        if parent is None:
-            return
-        if _is_declaration(node, parent):
-            result.declared.add(name)
-            return
+        name, parent = used
         if parent.type == "qualified_identifier":
             grand = parent.parent
             # Only the outermost scope: in `a::cub::X`, `cub` is the user's.
