@@ -6,7 +6,6 @@ tokenized by ``pptokens``.
 """
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree

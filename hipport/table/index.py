@@ -58,8 +58,7 @@ class MappingTable:
 
 
 def _needs_attention(row: Row) -> bool:
-    cuda, hip, _kind, _library, status, *_rest = row
-    rule = row[8]
-    if status not in (Status.SUPPORTED.value, Status.DEPRECATED.value):
-        return True
-    return status != Status.SUPPORTED.value or hip is None or hip != cuda or rule is not None
+    """Anything but a supported entry whose HIP name is its CUDA name (and
+    with no argument rule) gives an edit or a finding."""
+    cuda, hip, status, rule = row[0], row[1], row[4], row[8]
+    return status != Status.SUPPORTED.value or hip != cuda or rule is not None

@@ -67,12 +67,6 @@ class Mapping:
     def rocm_added(self) -> str | None:
         return dict(self.rocm_version).get("added")
 
-    @property
-    def renames(self) -> bool:
-        return self.status.converts and self.hip is not None and (
-            self.hip != self.cuda or self.rule is not None
-        )
-
 
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {

@@ -40,7 +40,7 @@ def _full_mask(node: Node) -> bool:
 
 
 def _compare(match: dict[str, list[Node]], found: Variables) -> Finding | None:
-    left, mask, op = match["left"][0], match["mask"][0], match["op"][0].type
+    left, mask = match["left"][0], match["mask"][0]
     if _full_mask(left):
         left, mask = mask, left
     if not _full_mask(mask) or not found.is_vote(left):
