@@ -2,21 +2,22 @@
 to disk as they come, one process per core when asked."""
 from __future__ import annotations
 
+import collections
 import difflib
+import enum
 import functools
 import multiprocessing
-import enum
 import os
 import signal
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
 from hipport import __version__
-from hipport.cache import ResultCache
+from hipport.cache import ResultCache, as_result, decode, encode
 from hipport.convert import ConversionResult, convert_bytes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse import get_backend
@@ -26,7 +27,7 @@ from hipport.score import FileStats, RunStats
 from hipport.settings import Settings
 from hipport.source import Location
 from hipport.table import MappingTable, load_table
-from hipport.writing import copy_file, write_atomic
+from hipport.writing import copy_file, same_file_content, write_atomic
 
 
 class Mode(enum.Enum):
@@ -77,6 +78,19 @@ class RunOptions:
     backup: str | None = None  # in-place: keep each replaced file as NAME + suffix
 
 
+@dataclass(frozen=True)
+class _Reply:
+    """One file's answer.  From a worker process the conversion travels as
+    ``blob``, pickled once -- the same bytes then become its cache entry;
+    in the main process (and for copies, read errors, crashes) as ``result``."""
+    display: str
+    outcome: Outcome
+    result: FileResult | None = None
+    blob: bytes = b""  # hipport.cache.encode() of the conversion
+    key: str = ""  # cache key of the bytes converted; "" when not to be cached
+    diff: str = ""
+
+
 class _Worker:
     """Per-process state: the table and parser are built once per process."""
 
@@ -85,70 +99,110 @@ class _Worker:
         self.table: MappingTable = load_table(options.rules)
         self.backend: Backend = get_backend(options.backend, **dict(options.backend_options))
 
-    def run(self, job: Job) -> FileResult:
+    def compute(self, job: Job, keep_blob: bool) -> _Reply:
+        """Convert and deliver ``job``; ``keep_blob``: send the conversion as a
+        pickled blob (the cache entry) rather than as a FileResult."""
         try:
-            return self._run(job)
+            return self._compute(job, keep_blob)
         except Exception as exc:  # one file's crash must not stop the batch
             reason = f"{type(exc).__name__}: {exc}"
             if self.options.debug:
                 reason += "\n" + traceback.format_exc()
-            finding = Finding("HP006", f"internal error: {reason}", 0, 0)
-            located = LocatedFinding(finding, Location(1, 1), Location(1, 1), False)
-            return FileResult(job.display, Outcome.FAILED, (located,), error=reason)
+            return _Reply(job.display, Outcome.FAILED, _failure(job, "HP006",
+                                                                 f"internal error: {reason}", reason))
 
-    def _run(self, job: Job) -> FileResult:
-        mode = self.options.mode
+    def _compute(self, job: Job, keep_blob: bool) -> _Reply:
         if not job.convert:
-            if job.target is not None:
+            if job.target is not None and not same_file_content(
+                    job.target, job.source.read_bytes(), like=job.source):
                 copy_file(job.source, job.target)
-            return FileResult(job.display, Outcome.SKIPPED, error="not a source file; copied")
+            copied = FileResult(job.display, Outcome.SKIPPED, error="not a source file; copied")
+            return _Reply(job.display, Outcome.SKIPPED, copied)
         try:
             data = job.source.read_bytes()
         except OSError as exc:
-            finding = Finding("HP002", f"cannot read: {exc.strerror}", 0, 0)
-            located = LocatedFinding(finding, Location(1, 1), Location(1, 1), False)
-            return FileResult(job.display, Outcome.FAILED, (located,), error=str(exc.strerror))
-        result = self._convert(job, data)
-        outcome = _outcome(result)
-        diff = ""
-        if mode is Mode.DIFF and result.changed:
-            diff = unified_diff(result.original, result.output, job.display)
-        elif mode is Mode.IN_PLACE and result.changed and job.target is not None:
-            write_atomic(job.target, result.output, backup=self.options.backup)
-        elif mode is Mode.MIRROR and job.target is not None:
-            if result.changed:
-                write_atomic(job.target, result.output, like=job.source, durable=False)
-            else:
-                copy_file(job.source, job.target)
-        return FileResult(job.display, outcome, result.findings, result.stats,
-                          result.declared, diff)
-
-
-    def _convert(self, job: Job, data: bytes) -> ConversionResult:
-        cache = self.cache
-        key = cache.key(data, job.build_kind or "source") if cache is not None else ""
-        cached = cache.get(key, data) if cache is not None else None
-        if cached is not None:
-            return cached
+            reason = str(exc.strerror)
+            return _Reply(job.display, Outcome.FAILED,
+                          _failure(job, "HP002", f"cannot read: {reason}", reason))
         if job.build_kind is not None:
             build = BuildOptions(self.options.offload_arch, self.options.settings)
             result = convert_build_file(data, job.build_kind, build)
         else:
             result = convert_bytes(data, self.backend, self.table, self.options.settings,
                                    job.source)
-        if cache is not None:
-            cache.put(key, result)
-        return result
+        keys = self.cache_keys
+        key = keys.key(data, _kind(job)) if keys is not None else ""
+        # Encoded before delivering: a crash while writing must not cache.
+        blob = encode(result) if keep_blob or key else b""
+        if keep_blob:
+            return _Reply(job.display, _outcome(result), None, blob, key, self.deliver(job, result))
+        return _Reply(job.display, _outcome(result), self.file_result(job, result), blob, key)
+
+    def lookup(self, job: Job, cache: ResultCache) -> _Reply | None:
+        """The cached conversion of ``job``, delivered; None on a miss."""
+        if not job.convert:
+            return None
+        try:
+            data = job.source.read_bytes()
+        except OSError:
+            return None  # the conversion reports it
+        entry = cache.get(cache.key(data, _kind(job)))
+        if entry is None:
+            return None
+        result = as_result(entry, data)
+        try:
+            return _Reply(job.display, _outcome(result), self.file_result(job, result))
+        except Exception as exc:  # e.g. the output folder is not writable
+            reason = f"{type(exc).__name__}: {exc}"
+            return _Reply(job.display, Outcome.FAILED, _failure(job, "HP006",
+                                                                 f"internal error: {reason}", reason))
+
+    def file_result(self, job: Job, result: ConversionResult) -> FileResult:
+        diff = self.deliver(job, result)
+        return FileResult(job.display, _outcome(result), result.findings, result.stats,
+                          result.declared, diff)
+
+    def deliver(self, job: Job, result: ConversionResult) -> str:
+        """Write (or diff) the conversion as the mode says; the diff text."""
+        mode = self.options.mode
+        if mode is Mode.DIFF and result.changed:
+            return unified_diff(result.original, result.output, job.display)
+        if mode is Mode.IN_PLACE and result.changed and job.target is not None:
+            write_atomic(job.target, result.output, backup=self.options.backup)
+        elif mode is Mode.MIRROR and job.target is not None:
+            # A re-run into the same folder rewrites nothing that is already right.
+            if result.changed:
+                if not same_file_content(job.target, result.output, like=job.source):
+                    write_atomic(job.target, result.output, like=job.source, durable=False)
+            elif not same_file_content(job.target, result.original, like=job.source):
+                copy_file(job.source, job.target)
+        return ""
+
+    def new_cache(self) -> ResultCache | None:
+        return ResultCache(self._cache_context) if self._cache_context is not None else None
 
     @functools.cached_property
-    def cache(self) -> ResultCache | None:
+    def cache_keys(self) -> ResultCache | None:
+        """Computes keys only (worker processes never open the database)."""
+        return self.new_cache()
+
+    @functools.cached_property
+    def _cache_context(self) -> str | None:
         # The semantic front end also depends on headers and compile flags
         # outside the file: its results are not cached.
         if not self.options.cache or self.options.backend != "syntax":
             return None
-        context = "|".join((__version__, self.table.digest, repr(self.options.settings),
-                            repr(self.options.offload_arch)))
-        return ResultCache(context)
+        return "|".join((__version__, self.table.digest, repr(self.options.settings),
+                         repr(self.options.offload_arch)))
+
+
+def _kind(job: Job) -> str:
+    return job.build_kind or "source"
+
+
+def _failure(job: Job, code: str, message: str, reason: str) -> FileResult:
+    located = LocatedFinding(Finding(code, message, 0, 0), Location(1, 1), Location(1, 1), False)
+    return FileResult(job.display, Outcome.FAILED, (located,), error=reason)
 
 
 def _outcome(result: ConversionResult) -> Outcome:
@@ -179,27 +233,79 @@ def _init_worker(options: RunOptions) -> None:
     _worker = _Worker(options)
 
 
-def _run_in_worker(job: Job) -> FileResult:
+def _run_chunk(jobs: Sequence[Job]) -> list[_Reply]:
     assert _worker is not None
-    return _worker.run(job)
+    return [_worker.compute(job, keep_blob=True) for job in jobs]
+
+
+def _resolve(reply: _Reply, cache: ResultCache | None) -> FileResult:
+    if reply.key and reply.blob and cache is not None:
+        cache.put(reply.key, reply.blob)
+    if reply.result is not None:
+        return reply.result
+    entry = decode(reply.blob)
+    if entry is None:  # cannot happen: the worker pickled it for us
+        raise RuntimeError(f"{reply.display}: a worker's result could not be read")
+    return FileResult(reply.display, reply.outcome, entry.findings, entry.stats, entry.declared,
+                      reply.diff)
 
 
 def run_jobs(jobs: Sequence[Job], options: RunOptions, workers: int = 1) -> Iterator[FileResult]:
-    """Results in job order.  The table is loaded (and validated) up front so
-    configuration errors surface before any file is touched."""
+    """Results in job order, streamed.  The table is loaded (and validated) up
+    front so configuration errors surface before any file is touched.
+
+    The main process owns the result cache: it answers unchanged files itself
+    (a re-run never starts a worker) and sends only the others to the workers."""
     local = _Worker(options)
-    if workers <= 1 or len(jobs) < 2 * workers:
-        for job in jobs:
-            yield local.run(job)
-        return
+    cache = local.new_cache()
+    try:
+        if workers <= 1 or len(jobs) < 2 * workers:
+            for job in jobs:
+                reply = local.lookup(job, cache) if cache is not None else None
+                yield _resolve(reply or local.compute(job, keep_blob=False), cache)
+        else:
+            yield from _run_parallel(jobs, options, workers, local, cache)
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: _Worker,
+                  cache: ResultCache | None) -> Iterator[FileResult]:
     # fork (where available) lets workers inherit the loaded catalogue and the
     # compiled queries.
     warm_up()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                             initargs=(options,)) as pool:
-        yield from pool.map(_run_in_worker, jobs, chunksize=max(1, min(32, len(jobs) // (workers * 8))))
+    size = max(1, min(32, len(jobs) // (workers * 8)))
+    # Chunks in flight, oldest first: the cached replies of a chunk and the
+    # future computing its other jobs.  A bounded window keeps memory flat.
+    window: collections.deque[tuple[list[_Reply | None], Future[list[_Reply]] | None]] = \
+        collections.deque()
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                               initargs=(options,))
+    try:
+        for start in range(0, len(jobs), size):
+            chunk = jobs[start:start + size]
+            replies = [local.lookup(job, cache) if cache is not None else None for job in chunk]
+            missing = [job for job, reply in zip(chunk, replies) if reply is None]
+            window.append((replies, pool.submit(_run_chunk, missing) if missing else None))
+            while len(window) > 4 * workers:
+                yield from _drain(window.popleft(), cache)
+        while window:
+            yield from _drain(window.popleft(), cache)
+    finally:
+        # Ctrl-C or an abandoned generator: jobs not started are cancelled,
+        # running ones finish (their writes are atomic).
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _drain(slot: tuple[list[_Reply | None], Future[list[_Reply]] | None],
+           cache: ResultCache | None) -> Iterator[FileResult]:
+    replies, future = slot
+    computed = iter(future.result() if future is not None else ())
+    for reply in replies:
+        yield _resolve(reply if reply is not None else next(computed), cache)
 
 
 def default_workers() -> int:

@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -64,6 +65,20 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
         raise
     if durable:
         _fsync_directory(path.parent)
+
+
+def same_file_content(path: Path, data: bytes, *, like: Path | None = None) -> bool:
+    """Whether ``path`` is a regular file holding exactly ``data`` (with the
+    permission bits of ``like``): rewriting it would change nothing."""
+    try:
+        st = path.lstat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+            return False
+        if like is not None and stat.S_IMODE(like.stat().st_mode) != stat.S_IMODE(st.st_mode):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def copy_file(source: Path, target: Path) -> None:

@@ -1,51 +1,99 @@
 """Cached results are identical to fresh ones and never served for other input."""
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+import pytest
+
+from hipport.cache import FORMAT
 from hipport.runner import Job, Mode, RunOptions, run_batch
 from hipport.settings import Settings
 
 SOURCE = b"#include <cuda.h>\nvoid f() { cudaFree(p); cudaMadeUp(1); }\n"
 
 
-def run(tmp_path: Path, data: bytes, **options) -> tuple:
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache" / f"{FORMAT}.sqlite3"
+
+
+def entries(database: Path) -> list[tuple[str, bytes]]:
+    with sqlite3.connect(database) as db:
+        return db.execute("SELECT key, value FROM results ORDER BY key").fetchall()
+
+
+def run(tmp_path: Path, data: bytes, workers: int = 1, **options) -> tuple:
     f = tmp_path / "k.cu"
     f.write_bytes(data)
-    [result] = run_batch([Job(f, "k.cu", f)], RunOptions(Mode.IN_PLACE, **options))
+    [result] = run_batch([Job(f, "k.cu", f)], RunOptions(Mode.IN_PLACE, **options), workers)
     return f.read_bytes(), result
 
 
-def test_second_run_reads_the_cache_and_matches(tmp_path: Path, monkeypatch):
-    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path / "cache"))
+def test_second_run_reads_the_cache_and_matches(tmp_path: Path, cache: Path):
     first_out, first = run(tmp_path, SOURCE)
-    entries = list((tmp_path / "cache").rglob("*.pickle"))
-    assert len(entries) == 1
+    stored = entries(cache)
+    assert len(stored) == 1
     second_out, second = run(tmp_path, SOURCE)
     assert second_out == first_out
     assert (second.findings, second.stats, second.outcome) == (first.findings, first.stats,
                                                                first.outcome)
-    assert list((tmp_path / "cache").rglob("*.pickle")) == entries  # nothing new: a hit
+    assert entries(cache) == stored  # nothing new: a hit
 
 
-def test_settings_and_content_change_the_key(tmp_path: Path, monkeypatch):
-    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path / "cache"))
+def test_settings_and_content_change_the_key(tmp_path: Path, cache: Path):
     run(tmp_path, SOURCE)
     out, _ = run(tmp_path, b"k<<<1, 1>>>();\n" + SOURCE, settings=Settings(launch_syntax="hip"))
     assert b"hipLaunchKernelGGL" in out
-    assert len(list((tmp_path / "cache").rglob("*.pickle"))) == 2
+    assert len(entries(cache)) == 2
 
 
-def test_damaged_entry_is_recomputed(tmp_path: Path, monkeypatch):
-    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path / "cache"))
+def test_damaged_entry_is_recomputed(tmp_path: Path, cache: Path):
     expected, _ = run(tmp_path, SOURCE)
-    [entry] = (tmp_path / "cache").rglob("*.pickle")
-    entry.write_bytes(entry.read_bytes()[:20])  # truncated
+    [(key, value)] = entries(cache)
+    with sqlite3.connect(cache) as db:
+        db.execute("UPDATE results SET value = ? WHERE key = ?", (value[:20], key))  # truncated
     out, result = run(tmp_path, SOURCE)
     assert out == expected and result.stats.refs_converted == 2
+    assert entries(cache) == [(key, value)]  # replaced by the recomputed entry
 
 
-def test_disabled_cache_writes_nothing(tmp_path: Path, monkeypatch):
-    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(tmp_path / "cache"))
+def test_a_file_that_is_not_a_database_is_replaced(tmp_path: Path, cache: Path):
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(b"this is not SQLite" * 100)
+    out, result = run(tmp_path, SOURCE)
+    assert b"hipFree(p)" in out and result.stats.refs_converted == 2
+    assert len(entries(cache)) == 1
+
+
+def test_unwritable_cache_folder_only_costs_speed(tmp_path: Path, monkeypatch):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(blocker / "cache"))
+    out, result = run(tmp_path, SOURCE)
+    assert b"hipFree(p)" in out and result.stats.refs_converted == 2
+
+
+def test_disabled_cache_writes_nothing(tmp_path: Path, cache: Path):
     run(tmp_path, SOURCE, cache=False)
-    assert not (tmp_path / "cache").exists()
+    assert not cache.parent.exists()
+
+
+def test_parallel_runs_fill_and_use_the_cache(tmp_path: Path, cache: Path):
+    files = []
+    for n in range(12):
+        f = tmp_path / f"k{n}.cu"
+        f.write_bytes(SOURCE.replace(b"cudaMadeUp(1)", f"cudaMadeUp({n})".encode()))
+        files.append(f)
+    out = tmp_path / "out"
+    jobs = [Job(f, f.name, out / f.name) for f in files]
+    first = run_batch(jobs, RunOptions(Mode.MIRROR), workers=2)
+    assert len(entries(cache)) == 12
+    written = {f.name: (out / f.name).stat().st_mtime_ns for f in files}
+    second = run_batch(jobs, RunOptions(Mode.MIRROR), workers=2)
+    assert [(r.display, r.findings, r.stats) for r in second] == \
+        [(r.display, r.findings, r.stats) for r in first]
+    # A re-run into the same folder leaves outputs that are already right alone.
+    assert {f.name: (out / f.name).stat().st_mtime_ns for f in files} == written
+    assert all(b"hipFree(p)" in (out / f.name).read_bytes() for f in files)
