@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import signal
 import sys
 import threading
@@ -306,7 +307,18 @@ def explain(code: str) -> None:
         click.echo(f"\n{found.explanation.rstrip()}")
 
 
+def _tune_garbage_collector() -> None:
+    """A run allocates millions of small, acyclic objects (findings, edits,
+    syntax nodes) and keeps its results until the end; with Python's default
+    thresholds the cyclic collector re-scans that growing heap over and over
+    (1.3 s of a 7.5 s run on 1,700 files).  The process is ours: move what the
+    imports made out of the collector's sight and collect far less often."""
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tune_garbage_collector()
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="hipport",
                  standalone_mode=True)
