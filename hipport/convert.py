@@ -12,6 +12,7 @@ from hipport.rules import FILE_RULES, Context
 from hipport.score import FileStats
 from hipport.settings import Settings
 from hipport.source import LineIndex, is_probably_binary
+from hipport.stable_edits import needs_second_pass
 from hipport.suppress import Suppressions
 from hipport.table import MappingTable
 
@@ -89,6 +90,9 @@ def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: 
         # fixed something: a rule that found nothing to fix in the CUDA text
         # does not start finding things in its HIP translation (and skipping
         # the hazard rules halves the cost of this pass).
+        if settings.stability_check and not had_skips and \
+                not needs_second_pass(data, first.analysis, edits, table):
+            return None  # stable by construction (hipport.stable_edits)
         rules = CONVERSION_RULES | first.fixing_rules
         edited = Edited(data, first.analysis, edits)
         return _verify(output, first.analysis.error_count, backend, table, settings,

@@ -54,10 +54,10 @@ class MappingTable:
         """Names worth a look: those needing an edit or a finding, and
         anything that looks like CUDA."""
         return CandidateNames.build(
-            row[0] for row in self._rows.values() if row[2] != "header" and _needs_attention(row))
+            row[0] for row in self._rows.values() if row[2] != "header" and needs_attention(row))
 
 
-def _needs_attention(row: Row) -> bool:
+def needs_attention(row: Row) -> bool:
     """Anything but a supported entry whose HIP name is its CUDA name (and
     with no argument rule) gives an edit or a finding."""
     cuda, hip, status, rule = row[0], row[1], row[4], row[8]
