@@ -162,3 +162,15 @@ def test_suppression_comment_silences_the_hazard_on_its_line():
     source = kernel("int lane = threadIdx.x % 32;  // hipport: ignore[HP401]\n"
                     "int warp = threadIdx.x / 32;")
     assert found(source, "HP401") == [3]
+
+
+def test_device_function_declared_through_a_macro_is_still_checked():
+    source = "#define HD __host__ __device__\nHD inline int lane_of(int tid) { return tid % 32; }\n"
+    assert found(source, "HP401") == [2]
+
+
+def test_host_only_file_has_no_warp_hazards():
+    # No device code anywhere: a 32 here is a bucket count, not a warp.
+    source = "int bucket(int tid) { return tid % 32; }\nbool all(unsigned m) { return m == 0xffffffff; }\n"
+    assert found(source, "HP401") == [] and found(source, "HP404") == []
+    assert found("__device__ " + source, "HP401") == [1]

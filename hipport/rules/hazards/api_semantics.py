@@ -42,6 +42,11 @@ _ONCE_PER_FILE = frozenset({"HP509"})
 
 @file_rule("hazard-api-semantics")
 def api_semantics(ctx: Context) -> Iterator[Finding]:
+    # The front end already found every catalogue name the file uses or
+    # defines itself: without one of these, no tree walk.
+    present = {r.name for r in ctx.analysis.references} | ctx.analysis.declared
+    if present.isdisjoint(SEMANTICS):
+        return
     seen: set[str] = set()
     for match in matches(ctx, _QUERY):
         node = match["name"][0]

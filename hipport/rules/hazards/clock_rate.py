@@ -7,7 +7,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import hazard, in_device_code, matches, text
+from hipport.rules.hazards.nodes import may_hold_device_code, hazard, in_device_code, matches, text
 
 _QUERY = """
 (call_expression function: (identifier) @clock
@@ -17,6 +17,8 @@ _QUERY = """
 
 @file_rule("hazard-clock-rate")
 def clock_rate(ctx: Context) -> Iterator[Finding]:
+    if not may_hold_device_code(ctx):
+        return
     for match in matches(ctx, _QUERY):
         call = match["call"][0]
         if match["arguments"][0].named_child_count == 0 and in_device_code(call):

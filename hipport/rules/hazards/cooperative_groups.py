@@ -28,6 +28,8 @@ _QUERY = f"""
 
 @file_rule("hazard-cooperative-groups")
 def cooperative_groups(ctx: Context) -> Iterator[Finding]:
+    if b"cooperative_groups" not in ctx.data:  # cheap: skip the tree walk
+        return
     scopes = {"cooperative_groups"}
     uses = []
     for match in matches(ctx, _QUERY):

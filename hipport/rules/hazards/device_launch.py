@@ -6,7 +6,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import enclosing_function, hazard, is_device_function, \
+from hipport.rules.hazards.nodes import may_hold_device_code, enclosing_function, hazard, is_device_function, \
     matches, text
 
 _QUERY = """
@@ -18,6 +18,8 @@ _QUERY = """
 
 @file_rule("hazard-device-launch")
 def device_launch(ctx: Context) -> Iterator[Finding]:
+    if not may_hold_device_code(ctx):
+        return
     for match in matches(ctx, _QUERY):
         launch = match["launch"][0]
         function = enclosing_function(launch)

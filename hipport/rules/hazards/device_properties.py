@@ -57,6 +57,8 @@ def _declared_name(declarator_text: str) -> str:
 
 @file_rule("hazard-device-properties")
 def device_properties(ctx: Context) -> Iterator[Finding]:
+    if b"cudaDeviceProp" not in ctx.data:  # cheap: skip the tree walk
+        return
     props: set[str] = set()
     uses = []
     for match in matches(ctx, _QUERY):

@@ -30,6 +30,8 @@ def _guard(node: Node) -> str | None:
 
 @file_rule("hazard-inline-asm")
 def inline_asm(ctx: Context) -> Iterator[Finding]:
+    if b"asm" not in ctx.data:  # cheap: skip the tree walk
+        return
     for match in matches(ctx, _QUERY):
         node = match["asm"][0]
         first = text(match["code"][0]).strip('"').split("\\n")[0].split(";")[0].strip()

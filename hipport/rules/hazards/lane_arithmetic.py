@@ -11,7 +11,7 @@ from hipport.edits import Applicability, Edit
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import Variables, variables
-from hipport.rules.hazards.nodes import hazard, matches, replace, text
+from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, replace, text
 
 _QUERY = """
 (binary_expression
@@ -42,6 +42,8 @@ def _classify(op: str, value: int, left: Node, found: Variables) -> str | None:
 
 @file_rule("hazard-lane-arithmetic")
 def lane_arithmetic(ctx: Context) -> Iterator[Finding]:
+    if not may_hold_device_code(ctx):
+        return
     found = variables(ctx)
     for match in matches(ctx, _QUERY):
         expr, left, number = match["expr"][0], match["left"][0], match["number"][0]

@@ -16,7 +16,7 @@ from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import Variables, variables
-from hipport.rules.hazards.nodes import hazard, matches, replace, text
+from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, replace, text
 
 _QUERY = """
 (binary_expression left: (_) @left operator: ["==" "!=" "&" "^" "|"] @op
@@ -83,6 +83,8 @@ def _narrow_count(match: dict[str, list[Node]], found: Variables) -> Finding | N
 
 @file_rule("hazard-lane-masks")
 def lane_masks(ctx: Context) -> Iterator[Finding]:
+    if not may_hold_device_code(ctx):
+        return
     found = variables(ctx)
     for match in matches(ctx, _QUERY):
         if "compare" in match:

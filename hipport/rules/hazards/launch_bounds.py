@@ -15,6 +15,8 @@ _QUERY = "(launch_bounds) @bounds"
 
 @file_rule("hazard-launch-bounds")
 def launch_bounds(ctx: Context) -> Iterator[Finding]:
+    if b"__launch_bounds__" not in ctx.data:  # cheap: skip the tree walk
+        return
     for match in matches(ctx, _QUERY):
         bounds = match["bounds"][0]
         arguments = [c for c in bounds.named_children if c.type != "comment"]

@@ -127,3 +127,11 @@ def hazard(code: str, message: str, node: Node, edits: tuple[Edit, ...] = (),
 
 def replace(node: Node, new: str) -> Edit:
     return Edit(node.start_byte, node.end_byte, new.encode())
+
+
+def may_hold_device_code(ctx: Context) -> bool:
+    """Whether the file can hold device code at all.  Warp and lane hazards
+    only exist there; a host-only file (most files of a library-heavy code
+    base) then skips the tree walk.  The bytes test catches device functions
+    the front end's keywords miss (`__device__` spelled inside a macro)."""
+    return ctx.analysis.device_syntax or b"__device__" in ctx.data or b"__global__" in ctx.data

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import variables
-from hipport.rules.hazards.nodes import hazard, matches, text
+from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, text
 
 _QUERY = """
 (declaration (type_qualifier "__shared__") declarator: (array_declarator) @array)
@@ -22,6 +22,8 @@ _QUERY = """
 
 @file_rule("hazard-shared-arrays")
 def shared_arrays(ctx: Context) -> Iterator[Finding]:
+    if not may_hold_device_code(ctx):
+        return
     arrays: dict[str, list[int]] = {}  # name -> byte offsets of its 32 dimension(s)
     declarations: dict[str, Node] = {}
     lane_indexed: set[str] = set()

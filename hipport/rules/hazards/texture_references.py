@@ -17,6 +17,8 @@ _QUERY = """
 
 @file_rule("hazard-texture-references")
 def texture_references(ctx: Context) -> Iterator[Finding]:
+    if b"texture" not in ctx.data and b"surface" not in ctx.data:  # cheap: skip the walk
+        return
     for match in matches(ctx, _QUERY):
         kind, name = text(match["kind"][0]), text(match["name"][0])
         yield hazard("HP501", f"{kind} reference `{name}`: a removed CUDA API, deprecated "

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import hazard, matches, replace, text
+from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, replace, text
 
 _LOOPS = """
 (for_statement
@@ -36,6 +36,8 @@ def _literal(node: Node) -> str:
 
 @file_rule("hazard-warp-loops")
 def warp_loops(ctx: Context) -> Iterator[Finding]:
+    if not may_hold_device_code(ctx):
+        return
     for match in matches(ctx, _LOOPS):
         bound, body = match["bound"][0], match["body"][0]
         literal = _literal(bound)

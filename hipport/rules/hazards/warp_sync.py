@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import enclosing_function, hazard, matches, text
+from hipport.rules.hazards.nodes import may_hold_device_code, enclosing_function, hazard, matches, text
 
 _QUERY = """
 (template_function name: (identifier) @tile
@@ -59,6 +59,8 @@ def _reads_neighbour(source: Node, target: str) -> bool:
 
 @file_rule("hazard-warp-sync")
 def warp_sync(ctx: Context) -> Iterator[Finding]:
+    if not may_hold_device_code(ctx):
+        return
     volatile: set[str] = set()
     updates: list[tuple[Node, str, Node]] = []
     for match in matches(ctx, _QUERY):
