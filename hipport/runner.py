@@ -141,7 +141,7 @@ class _Worker:
     def lookup(self, job: Job, cache: ResultCache) -> _Reply | None:
         """The cached conversion of ``job``, delivered; None on a miss."""
         if not job.convert:
-            return None
+            return self.compute(job, keep_blob=False)  # a copy: no worker needed
         try:
             data = job.source.read_bytes()
         except OSError:
@@ -272,9 +272,6 @@ def run_jobs(jobs: Sequence[Job], options: RunOptions, workers: int = 1) -> Iter
 
 def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: _Worker,
                   cache: ResultCache | None) -> Iterator[FileResult]:
-    # fork (where available) lets workers inherit the loaded catalogue and the
-    # compiled queries.
-    warm_up()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     size = max(1, min(32, len(jobs) // (workers * 8)))
@@ -284,11 +281,18 @@ def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local:
         collections.deque()
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                initargs=(options,))
+    warm = False
     try:
         for start in range(0, len(jobs), size):
             chunk = jobs[start:start + size]
             replies = [local.lookup(job, cache) if cache is not None else None for job in chunk]
             missing = [job for job, reply in zip(chunk, replies) if reply is None]
+            if missing and not warm:
+                # Workers fork at the first submission and inherit the loaded
+                # catalogue and the compiled queries (a run of cache hits
+                # needs neither).
+                warm_up()
+                warm = True
             window.append((replies, pool.submit(_run_chunk, missing) if missing else None))
             while len(window) > 4 * workers:
                 yield from _drain(window.popleft(), cache)
