@@ -443,6 +443,8 @@ def _names(p: _Pass, cmd: Command) -> None:
             continue
         _targets_in(p, a)
         for ident in identifiers(p.text, a.value_start, a.value_end):
+            if not _may_rename(ident.text):
+                continue  # most words: nothing _name would do
             # In quoted text a name is a variable only when referenced: "${X}".
             quoted_word = a.kind is ArgKind.QUOTED and p.text[ident.start - 2:ident.start] \
                 != "${" and ident.text != "CUDA"
@@ -470,6 +472,15 @@ def _targets_in(p: _Pass, a: Argument) -> None:
                 p.report("HP652", f"{name}: no ROCm counterpart known; left as it was", s, e)
                 p.claimed.append((s, e))
         at = text.find("::", e, a.value_end)
+
+
+_NAMES_HANDLED = frozenset({"CUDA", *N.VARIABLE_TARGETS, *N.VARIABLE_RENAMES,
+                            *N.VARIABLES_REPORTED})
+
+
+def _may_rename(name: str) -> bool:
+    """Whether ``_name`` has anything to say about ``name``."""
+    return name in _NAMES_HANDLED or name.startswith("CMAKE_CUDA_")
 
 
 def _name(p: _Pass, ident: Word) -> None:

@@ -7,6 +7,7 @@ Text is the file decoded as latin-1, so string offsets are byte offsets."""
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 
@@ -103,20 +104,23 @@ def _quoted_end(text: str, i: int) -> int:
     raise CMakeSyntaxError("unterminated quoted argument", i)
 
 
+_UNQUOTED_STOP = re.compile(r'[\\" \t\r\n()#]')
+
+
 def _unquoted_end(text: str, i: int) -> int:
     j = i
-    while j < len(text):
+    while True:
+        stop = _UNQUOTED_STOP.search(text, j)
+        if stop is None:
+            return len(text)
+        j = stop.start()
         c = text[j]
         if c == "\\":
             j += 2
-            continue
-        if c == '"':  # legacy: -DA="b c"
+        elif c == '"':  # legacy: -DA="b c"
             j = _quoted_end(text, j)
-            continue
-        if c in " \t\r\n()#":
-            break
-        j += 1
-    return j
+        else:
+            return j
 
 
 def _arguments(text: str, i: int) -> tuple[list[Argument], int]:

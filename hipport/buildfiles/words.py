@@ -2,6 +2,7 @@
 replace or remove them without disturbing their neighbours."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -49,16 +50,11 @@ def split_words(text: str, start: int, end: int, separators: str = " \t\r\n",
 def identifiers(text: str, start: int, end: int) -> Iterator[Word]:
     """Maximal runs of ``[A-Za-z0-9_]`` in ``text[start:end]`` (a name is only
     ever matched whole, so ``MY_CUDA_FLAGS`` never matches ``CUDA_FLAGS``)."""
-    i = start
-    while i < end:
-        if text[i].isascii() and (text[i].isalnum() or text[i] == "_"):
-            j = i
-            while j < end and text[j].isascii() and (text[j].isalnum() or text[j] == "_"):
-                j += 1
-            yield Word(text[i:j], i, j)
-            i = j
-        else:
-            i += 1
+    for match in _IDENTIFIER.finditer(text, start, end):
+        yield Word(match.group(), match.start(), match.end())
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
 
 
 _GAP = frozenset(" \t;\\\n\r")
