@@ -53,6 +53,8 @@ def evaluate(results: Sequence[FileResult], files: dict[str, CheckedFile],
         file = files[result.display]
         _judge(verdict, file, failing, baseline, baseline_root,
                None if added is None else added.get(file.path, frozenset()))
+    # Once, at the end: sorting after every file made big trees quadratic.
+    verdict.new.sort(key=lambda v: (v.path, v.line, v.column, v.code))
     if baseline is not None:
         checked = {relative_key(f.path, baseline_root) for f in files.values()}
         seen: dict[Fingerprint, int] = {}
@@ -92,4 +94,3 @@ def _judge(verdict: Verdict, file: CheckedFile, failing: list[LocatedFinding],
             verdict.outside_diff += 1
         else:
             verdict.new.append(Violation.of(file.display, f, fp.short()))
-    verdict.new.sort(key=lambda v: (v.path, v.line, v.column, v.code))
