@@ -81,6 +81,16 @@ class ResultCache:
             return None
         return decode(row[0]) if row is not None else None
 
+    def is_empty(self) -> bool:
+        """No entry at all (a first run): looking files up would be wasted."""
+        db = self._connection()
+        if db is None:
+            return True
+        try:
+            return db.execute("SELECT 1 FROM results LIMIT 1").fetchone() is None
+        except sqlite3.Error:
+            return True
+
     def put(self, key: str, blob: bytes) -> None:
         self._pending.append((key, blob))
         if len(self._pending) >= _BATCH:

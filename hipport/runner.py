@@ -258,20 +258,23 @@ def run_jobs(jobs: Sequence[Job], options: RunOptions, workers: int = 1) -> Iter
     (a re-run never starts a worker) and sends only the others to the workers."""
     local = _Worker(options)
     cache = local.new_cache()
+    # Entries are still written on a first run; only the lookups are skipped.
+    lookups = cache if cache is not None and not cache.is_empty() else None
     try:
         if workers <= 1 or len(jobs) < 2 * workers:
             for job in jobs:
-                reply = local.lookup(job, cache) if cache is not None else None
+                reply = local.lookup(job, lookups) if lookups is not None else None
                 yield _resolve(reply or local.compute(job, keep_blob=False), cache)
         else:
-            yield from _run_parallel(jobs, options, workers, local, cache)
+            yield from _run_parallel(jobs, options, workers, local, cache, lookups)
     finally:
         if cache is not None:
             cache.close()
 
 
 def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: _Worker,
-                  cache: ResultCache | None) -> Iterator[FileResult]:
+                  cache: ResultCache | None,
+                  lookups: ResultCache | None) -> Iterator[FileResult]:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     size = max(1, min(32, len(jobs) // (workers * 8)))
@@ -285,7 +288,8 @@ def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local:
     try:
         for start in range(0, len(jobs), size):
             chunk = jobs[start:start + size]
-            replies = [local.lookup(job, cache) if cache is not None else None for job in chunk]
+            replies = [local.lookup(job, lookups) if lookups is not None else None
+                       for job in chunk]
             missing = [job for job, reply in zip(chunk, replies) if reply is None]
             if missing and not warm:
                 # Workers fork at the first submission and inherit the loaded
