@@ -85,6 +85,10 @@ def _used_name(node: Node, names: CandidateNames, result: Analysis) -> tuple[str
     parent = node.parent
     if parent is None or not names.matches(name):
         return None
+    if parent.type == "preproc_params":
+        # `#define FREE(cudaFree) ...`: a parameter, local to its macro (the
+        # body's uses are skipped as parameters); the file's other uses stay CUDA's.
+        return None
     if _is_declaration(node, parent):
         result.declared.add(name)
         return None

@@ -24,6 +24,7 @@ FRAGMENTS = [
     "cudaError_t e = cudaGetLastError();", "int my_cudaMalloc = 0;", "// caf\u00e9 \u00fc",
     "void z() { cudaMemcpyToSymbol(sym, h, 4); }", "cudaUnknownThing(1);", "{", "}", ";",
     "<<<", ">>>", '"', "'", "/*", "#include", "#define X(", "\\",
+    "#define FREE(cudaFree) cudaFree(p)", "#define ALLOC(n) cudaMalloc(&d, n)",
 ]
 SEPARATORS = st.sampled_from(["\n", "\r\n", " ", "\n\n", "\t"])
 
