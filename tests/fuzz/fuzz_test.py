@@ -40,6 +40,14 @@ def test_found_by_fuzzing_non_utf8_type_in_a_declaration() -> None:
     assert "HP006" not in {f.code for f in convert_source(source).findings}
 
 
+def test_found_by_fuzzing_non_utf8_struct_keyword_before_device_prop() -> None:
+    # The same kind of crash through `struct\x80 cudaDeviceProp`: the predicate
+    # looked at the whole struct specifier, invalid byte included.
+    source = b"struct\x80 cudaDeviceProp q; q.major;\n{\n\xef\xbb\xbf\n\r\n"
+    check_conversion(source, Settings())
+    assert "HP006" not in {f.code for f in convert_source(source).findings}
+
+
 def test_found_by_fuzzing_launch_spanning_two_statements_after_a_parse_error() -> None:
     # After a stray `*/`, the parser's recovery read `A; k<<<...>>>(d)` as one
     # launch whose kernel was the whole first statement; a second conversion

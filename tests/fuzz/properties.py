@@ -16,6 +16,8 @@ FRAGMENTS = [
     b"#include <cublas_v2.h>", b"#include <curand_kernel.h>", b"#pragma once",
     b"#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) abort(); } while (0)",
     b"#define STR(x) #x", b"#define CAT(a, b) a##b", b"CAT(cuda, Free)(p);", b"STR(cudaMalloc);",
+    b"#define FREE(cudaFree) cudaFree(p)", b"template <typename cudaStream_t> void u(cudaStream_t);",
+    b"namespace cub { int x; }", b"using namespace cub;", b"struct cudaDeviceProp q; q.major;",
     b"#ifdef __CUDACC__", b"#if CUDART_VERSION >= 11000", b"#elif defined(FOO)", b"#else",
     b"#endif", b"#if 0", b"cudaStream_t s; cudaEvent_t e;", b"float* d = nullptr;",
     b"void f() { cudaMalloc(&d, 16); cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice); }",

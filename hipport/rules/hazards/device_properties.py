@@ -38,13 +38,14 @@ DIFFERENT = {
     "clockRate": "is the shader clock on AMD; device clock64() may tick at another rate",
 }
 _FIELDS = " ".join(f'"{f}"' for f in sorted(MISSING | set(RENAMED) | set(DIFFERENT)))
-# Only the node types the name can be: a predicate on any node (`(_)`)
-# decodes its text, and a type the parser could not read may not be UTF-8.
+# Predicates only on identifiers: a predicate decodes its node's text, and a
+# larger node (`struct\x80 cudaDeviceProp`) may hold bytes that are not UTF-8.
 _QUERY = f"""
-(declaration type: [(type_identifier) (struct_specifier)] @type declarator: (_) @declarator
-  (#match? @type "^(struct )?cudaDeviceProp$"))
-(parameter_declaration type: [(type_identifier) (struct_specifier)] @type
-  declarator: (_) @declarator (#match? @type "^(struct )?cudaDeviceProp$"))
+(declaration type: [(type_identifier) @type (struct_specifier name: (type_identifier) @type)]
+  declarator: (_) @declarator (#eq? @type "cudaDeviceProp"))
+(parameter_declaration type: [(type_identifier) @type
+                              (struct_specifier name: (type_identifier) @type)]
+  declarator: (_) @declarator (#eq? @type "cudaDeviceProp"))
 (field_expression argument: (_) @object field: (field_identifier) @field
   (#any-of? @field {_FIELDS})) @use
 """
