@@ -1,7 +1,7 @@
 """The issue-9 benchmark table: conversion cost at 1x, 10x and 100x the seed
 corpus, with 1 and 2 processes, cold and cached.
 
-    python benchmarks/scaling.py [--scales 1 10 100] [--repeat 2] [--out FILE]
+    python benchmarks/scaling.py [--scales 1 10 100] [--repeat 2] [--out FILE] [--out-root DIR]
 
 Each measurement runs `hipport convert CORPUS -o OUT --force` as a fresh
 process (start-up included), as ``run.py`` does: "cold" with an empty result
@@ -30,6 +30,7 @@ def main() -> None:
     parser.add_argument("--scales", type=int, nargs="+", default=[1, 10, 100])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--out-root", type=Path, help="folder for outputs and caches (run.py)")
     args = parser.parse_args()
     rows = ["| scale | files | MB | lines | jobs | cold s | MB/s | lines/s | files/s | cached s |",
             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -40,7 +41,7 @@ def main() -> None:
             files, size = generate(corpus, scale)
             lines = sum(p.read_bytes().count(b"\n") for p in corpus.rglob("*") if p.is_file())
             for jobs in (1, 2):
-                cold, cached = measure(corpus, jobs, args.repeat, None)
+                cold, cached = measure(corpus, jobs, args.repeat, args.out_root)
                 mb = size / 1e6
                 rows.append(f"| {scale}x | {files} | {mb:.2f} | {lines} | {jobs} | {cold:.2f} | "
                             f"{mb / cold:.2f} | {lines / cold:.0f} | {files / cold:.0f} | "

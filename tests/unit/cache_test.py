@@ -97,3 +97,23 @@ def test_parallel_runs_fill_and_use_the_cache(tmp_path: Path, cache: Path):
     # A re-run into the same folder leaves outputs that are already right alone.
     assert {f.name: (out / f.name).stat().st_mtime_ns for f in files} == written
     assert all(b"hipFree(p)" in (out / f.name).read_bytes() for f in files)
+
+
+def test_an_entry_round_trips_exactly():
+    from hipport.api import convert_source
+    from hipport.cache import decode, encode
+    from hipport.edits import Applicability
+
+    source = (b"#include <cuda_runtime.h>\n__global__ void k(float* v) {\n"
+              b"  int lane = threadIdx.x % 32;\n  v[0] = __shfl_down_sync(0xffffffff, v[0], 1);\n"
+              b"}\nvoid f(int* h) { cudaMemcpyToSymbol(sym, h, 4); cudaMadeUp(); }\n"
+              + "// caf\u00e9\n".encode())
+    result = convert_source(source, Settings(unsafe_fixes=True))
+    assert {f.finding.fix.applicability for f in result.findings if f.finding.fix} >= \
+        {Applicability.SAFE, Applicability.UNSAFE}
+    entry = decode(encode(result))
+    assert entry is not None
+    assert entry.findings == result.findings and hash(entry.findings) == hash(result.findings)
+    assert (entry.output, entry.stats, entry.declared) == (result.output, result.stats,
+                                                            result.declared)
+    assert decode(encode(result)[:-5]) is None  # truncated: not served
