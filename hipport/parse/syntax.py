@@ -6,7 +6,9 @@ tokenized by ``pptokens``.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 
@@ -65,6 +67,7 @@ _QUERY = Query(LANGUAGE, """
 ["__global__" "__device__" "__shared__" "__constant__" "__managed__"] @device
 """)
 _BUILTINS = frozenset({b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"})
+_WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _is_declaration(node: Node, parent: Node) -> bool:
@@ -227,6 +230,8 @@ class SyntaxBackend:
     def _macro_body(self, node: Node, names: CandidateNames, result: Analysis,
                     spelling_macros: dict[bytes, set[int]]) -> None:
         text = node.text or b""
+        if not any(map(names.matches_bytes, _WORDS.findall(text))):
+            return  # no candidate name anywhere in the body: nothing to tokenize
         base = node.start_byte
         params = set(_parameters(node))
         tokens = list(tokenize(text))
