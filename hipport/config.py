@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 
 from hipport.errors import HipportError
 
@@ -143,6 +142,8 @@ def _read(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(str(path), "(file)", f"cannot read: {exc}") from None
     if path.suffix in (".yaml", ".yml"):
+        import yaml  # only for YAML configuration files
+
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:

@@ -3,17 +3,14 @@ to disk as they come, one process per core when asked."""
 from __future__ import annotations
 
 import collections
-import difflib
 import enum
 import functools
-import multiprocessing
 import os
 import signal
 import traceback
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
 from hipport import __version__
@@ -28,6 +25,9 @@ from hipport.settings import Settings
 from hipport.source import Location
 from hipport.table import MappingTable, load_table
 from hipport.writing import copy_file, same_file_content, write_atomic
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 
 class Mode(enum.Enum):
@@ -214,6 +214,8 @@ def _outcome(result: ConversionResult) -> Outcome:
 
 
 def unified_diff(before: bytes, after: bytes, name: str) -> str:
+    import difflib
+
     a = before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
     b = after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
     lines = difflib.unified_diff(a, b, f"a/{name}", f"b/{name}")
@@ -275,6 +277,10 @@ def run_jobs(jobs: Sequence[Job], options: RunOptions, workers: int = 1) -> Iter
 def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: _Worker,
                   cache: ResultCache | None,
                   lookups: ResultCache | None) -> Iterator[FileResult]:
+    # Imported here: a run on a few files (a pre-commit hook) never needs them.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     size = max(1, min(32, len(jobs) // (workers * 8)))

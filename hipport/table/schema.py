@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-import yaml
 
-from hipport.errors import MappingFileError
 
 SCHEMA_ID = "hipport-mappings/1"
 
@@ -68,125 +66,12 @@ class Mapping:
         return dict(self.rocm_version).get("added")
 
 
-_FILE_KEYS = {"schema", "library", "hip_library", "entries"}
-_ENTRY_KEYS = {
-    "cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-    "cuda_version", "rocm_version",
-}
-
-
-class _Reader:
-    """Walks a composed YAML node tree, failing with file, line and key path."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def fail(self, node: yaml.Node, where: str, message: str) -> MappingFileError:
-        return MappingFileError(self.path, f"{where}: {message}", node.start_mark.line + 1)
-
-    def mapping(self, node: yaml.Node, where: str) -> dict[str, yaml.Node]:
-        if not isinstance(node, yaml.MappingNode):
-            raise self.fail(node, where, "expected a mapping")
-        out: dict[str, yaml.Node] = {}
-        for key_node, value in node.value:
-            key = key_node.value
-            if key in out:
-                raise self.fail(key_node, f"{where}.{key}", "duplicate key")
-            out[key] = value
-        return out
-
-    def string(self, node: yaml.Node, where: str, choices: tuple[str, ...] | None = None) -> str:
-        if not isinstance(node, yaml.ScalarNode) or node.tag not in (
-            "tag:yaml.org,2002:str", "tag:yaml.org,2002:float", "tag:yaml.org,2002:int",
-        ) or node.value == "":
-            raise self.fail(node, where, "expected a non-empty string")
-        if choices is not None and node.value not in choices:
-            raise self.fail(node, where, f"expected one of {', '.join(choices)}; got {node.value!r}")
-        return str(node.value)
-
-    def name(self, node: yaml.Node, where: str) -> str:
-        """A CUDA or HIP name: text, never a number YAML happened to parse."""
-        if isinstance(node, yaml.ScalarNode) and node.tag != "tag:yaml.org,2002:str":
-            raise self.fail(node, where, f"expected a name, got {node.value!r}")
-        return self.string(node, where)
-
-    def check_keys(self, fields: dict[str, yaml.Node], allowed: set[str], node: yaml.Node,
-                   where: str) -> None:
-        unknown = sorted(set(fields) - allowed)
-        if unknown:
-            raise self.fail(fields[unknown[0]], f"{where}.{unknown[0]}",
-                            f"unknown key (allowed: {', '.join(sorted(allowed))})")
-
-    def versions(self, node: yaml.Node, where: str) -> tuple[tuple[str, str], ...]:
-        fields = self.mapping(node, where)
-        self.check_keys(fields, set(VERSION_KEYS), node, where)
-        return tuple((k, self.string(v, f"{where}.{k}")) for k, v in sorted(fields.items()))
-
-
 def parse_mapping_file(text: str, path: str) -> list[Mapping]:
-    reader = _Reader(path)
-    try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise MappingFileError(path, f"malformed YAML: {getattr(exc, 'problem', exc)}", line) from None
-    if root is None:
-        raise MappingFileError(path, "empty mapping file")
-    top = reader.mapping(root, "(top)")
-    reader.check_keys(top, _FILE_KEYS, root, "(top)")
-    for required in ("schema", "library", "entries"):
-        if required not in top:
-            raise reader.fail(root, "(top)", f"missing required key {required!r}")
-    schema = reader.string(top["schema"], "schema")
-    if schema != SCHEMA_ID:
-        raise reader.fail(top["schema"], "schema", f"expected {SCHEMA_ID!r}; got {schema!r}")
-    library = reader.string(top["library"], "library", LIBRARIES)
-    hip_library = reader.string(top["hip_library"], "hip_library") if "hip_library" in top else None
-    entries_node = top["entries"]
-    if not isinstance(entries_node, yaml.SequenceNode):
-        raise reader.fail(entries_node, "entries", "expected a list")
-    return [
-        _parse_entry(reader, node, f"entries[{i}]", library, hip_library)
-        for i, node in enumerate(entries_node.value)
-    ]
+    """The entries of one mapping file (YAML, read by ``hipport.table.yaml_file``:
+    a run with the compiled catalogue cached never imports the YAML parser)."""
+    from hipport.table.yaml_file import parse_mapping_file as parse
 
-
-def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
-                 hip_library: str | None) -> Mapping:
-    fields = reader.mapping(node, where)
-    reader.check_keys(fields, _ENTRY_KEYS, node, where)
-    if "cuda" not in fields:
-        raise reader.fail(node, where, "missing required key 'cuda'")
-    if "kind" not in fields:
-        raise reader.fail(node, where, "missing required key 'kind'")
-    cuda = reader.name(fields["cuda"], f"{where}.cuda")
-    kind = reader.string(fields["kind"], f"{where}.kind", KINDS)
-    status = Status(reader.string(fields["status"], f"{where}.status",
-                                  tuple(s.value for s in Status))) if "status" in fields \
-        else Status.SUPPORTED
-    hip = reader.name(fields["hip"], f"{where}.hip") if "hip" in fields else None
-    if status.converts and hip is None:
-        raise reader.fail(node, where, f"{cuda}: status {status.value} needs a 'hip' name")
-    applicability = reader.string(fields["applicability"], f"{where}.applicability",
-                                  ("safe", "unsafe")) if "applicability" in fields else "safe"
-    return Mapping(
-        cuda=cuda,
-        hip=hip,
-        kind=kind,
-        library=reader.string(fields["library"], f"{where}.library", LIBRARIES)
-        if "library" in fields else library,
-        status=status,
-        hip_library=hip_library,
-        note=reader.string(fields["note"], f"{where}.note") if "note" in fields else None,
-        unsafe=applicability == "unsafe",
-        rule=reader.string(fields["rule"], f"{where}.rule", RULES) if "rule" in fields else None,
-        cuda_version=reader.versions(fields["cuda_version"], f"{where}.cuda_version")
-        if "cuda_version" in fields else (),
-        rocm_version=reader.versions(fields["rocm_version"], f"{where}.rocm_version")
-        if "rocm_version" in fields else (),
-        origin=f"{reader.path}:{node.start_mark.line + 1}",
-    )
+    return parse(text, path)
 
 
 def parse_version(text: str) -> tuple[int, ...]:
