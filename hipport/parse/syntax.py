@@ -86,7 +86,7 @@ def _used_name(node: Node, names: CandidateNames, result: Analysis) -> tuple[str
     is recorded as the file's own name instead."""
     name = node.text.decode("utf-8", "replace") if node.text else ""
     parent = node.parent
-    if parent is None or not names.matches(name):
+    if parent is None:  # callers passed only candidate names
         return None
     if parent.type == "preproc_params":
         # `#define FREE(cudaFree) ...`: a parameter, local to its macro (the
@@ -140,10 +140,13 @@ class SyntaxBackend:
         result.error_count, result.first_error = _count_errors(tree.root_node)
         captures = QueryCursor(_QUERY).captures(tree.root_node)
         wanted = names.matches_bytes
+        # The hottest loop of a run (every identifier of the file): the test
+        # of ``matches_bytes``, inlined.
+        extra, looks_like_cuda = names.byte_tests
         builtins = False
         for node in captures.get("ident", ()):
             text = node.text or b""
-            if wanted(text):
+            if text in extra or looks_like_cuda(text) is not None:
                 self._identifier(node, names, result)
             elif text in _BUILTINS:
                 builtins = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 # Prefixes of names that look like CUDA API names even when the catalogue does
 # not know them; such names become "unmapped" findings instead of passing.
@@ -49,3 +49,9 @@ class CandidateNames:
 
     def matches_bytes(self, name: bytes) -> bool:
         return name in self._extra_bytes or _CUDA_LOOKING_BYTES.match(name) is not None
+
+    @property
+    def byte_tests(self) -> tuple[frozenset[bytes], Callable[[bytes], object]]:
+        """``matches_bytes`` in two parts, for loops that inline it: the exact
+        names, and a match function that returns None for a non-candidate."""
+        return self._extra_bytes, _CUDA_LOOKING_BYTES.match
