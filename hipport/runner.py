@@ -24,7 +24,7 @@ from hipport.score import FileStats, RunStats
 from hipport.settings import Settings
 from hipport.source import Location
 from hipport.table import MappingTable, load_table
-from hipport.writing import copy_file, same_file_content, write_atomic
+from hipport.writing import copy_file, same_as_file, same_file_content, write_atomic
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -113,8 +113,7 @@ class _Worker:
 
     def _compute(self, job: Job, keep_blob: bool) -> _Reply:
         if not job.convert:
-            if job.target is not None and not same_file_content(
-                    job.target, job.source.read_bytes(), like=job.source):
+            if job.target is not None and not same_as_file(job.target, job.source):
                 copy_file(job.source, job.target)
             copied = FileResult(job.display, Outcome.SKIPPED, error="not a source file; copied")
             return _Reply(job.display, Outcome.SKIPPED, copied)

@@ -8,6 +8,7 @@ write when the process is killed outright; ``is_temporary`` recognises such
 leftovers so the next run can remove them (see ``hipport.files``)."""
 from __future__ import annotations
 
+import filecmp
 import os
 import re
 import secrets
@@ -77,6 +78,19 @@ def same_file_content(path: Path, data: bytes, *, like: Path | None = None) -> b
         if like is not None and stat.S_IMODE(like.stat().st_mode) != stat.S_IMODE(st.st_mode):
             return False
         return path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def same_as_file(path: Path, source: Path) -> bool:
+    """Whether ``path`` is already a regular-file copy of ``source`` (bytes and
+    permission bits); sizes are compared before any byte is read."""
+    try:
+        st, src = path.lstat(), source.stat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size != src.st_size or \
+                stat.S_IMODE(st.st_mode) != stat.S_IMODE(src.st_mode):
+            return False
+        return filecmp.cmp(path, source, shallow=False)
     except OSError:
         return False
 

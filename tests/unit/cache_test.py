@@ -117,3 +117,18 @@ def test_an_entry_round_trips_exactly():
     assert (entry.output, entry.stats, entry.declared) == (result.output, result.stats,
                                                             result.declared)
     assert decode(encode(result)[:-5]) is None  # truncated: not served
+
+
+def test_mirror_rerun_recopies_only_what_differs(tmp_path: Path, cache: Path):
+    notes, data = tmp_path / "notes.txt", tmp_path / "table.bin"
+    notes.write_text("read me\n")
+    data.write_bytes(b"\x00" * 5000)
+    out = tmp_path / "out"
+    jobs = [Job(notes, "notes.txt", out / "notes.txt", convert=False),
+            Job(data, "table.bin", out / "table.bin", convert=False)]
+    run_batch(jobs, RunOptions(Mode.MIRROR))
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    (out / "table.bin").write_bytes(b"\x00" * 4999 + b"\x01")  # same size, other bytes
+    run_batch(jobs, RunOptions(Mode.MIRROR))
+    assert (out / "notes.txt").stat().st_mtime_ns == before["notes.txt"]  # left alone
+    assert (out / "table.bin").read_bytes() == data.read_bytes()  # repaired
