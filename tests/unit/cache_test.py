@@ -132,3 +132,25 @@ def test_mirror_rerun_recopies_only_what_differs(tmp_path: Path, cache: Path):
     run_batch(jobs, RunOptions(Mode.MIRROR))
     assert (out / "notes.txt").stat().st_mtime_ns == before["notes.txt"]  # left alone
     assert (out / "table.bin").read_bytes() == data.read_bytes()  # repaired
+
+
+def test_two_runs_at_once_share_the_cache(tmp_path: Path, cache: Path):
+    import os
+    import subprocess
+    import sys
+
+    trees = []
+    for name in ("a", "b"):
+        tree = tmp_path / name
+        tree.mkdir()
+        for n in range(40):
+            (tree / f"k{n}.cu").write_bytes(SOURCE.replace(b"(1)", f"({name}{n})".encode()))
+        trees.append(tree)
+    env = dict(os.environ, HIPPORT_CACHE_DIR=str(cache.parent))
+    runs = [subprocess.Popen([sys.executable, "-m", "hipport", "convert", str(tree), "-q",
+                              "-j", "2"], env=env, stderr=subprocess.PIPE)
+            for tree in trees]
+    for run in runs:
+        _, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err.decode()
+    assert len(entries(cache)) == 80  # neither run's entries were lost to the other
