@@ -101,7 +101,8 @@ def _unpack(code: str, message: str, start: int, end: int,
         fix = _made(Fix, edits=edits, applicability=_APPLICABILITY[packed[1]], title=packed[2])
     finding = _made(Finding, code=code, message=message, start=start, end=end, fix=fix,
                     cuda_name=cuda_name, hip_name=hip_name, library=library)
-    return _made(LocatedFinding, finding=finding, location=_made(Location, line=line, column=column),
+    return _made(LocatedFinding, finding=finding,
+                 location=_made(Location, line=line, column=column),
                  end_location=_made(Location, line=end_line, column=end_column), applied=applied)
 
 

@@ -105,11 +105,14 @@ class _Worker:
         try:
             return self._compute(job, keep_blob)
         except Exception as exc:  # one file's crash must not stop the batch
-            reason = f"{type(exc).__name__}: {exc}"
-            if self.options.debug:
-                reason += "\n" + traceback.format_exc()
-            return _Reply(job.display, Outcome.FAILED, _failure(job, "HP006",
-                                                                 f"internal error: {reason}", reason))
+            return self._crashed(job, exc)
+
+    def _crashed(self, job: Job, exc: Exception) -> _Reply:
+        reason = f"{type(exc).__name__}: {exc}"
+        if self.options.debug:
+            reason += "\n" + traceback.format_exc()
+        return _Reply(job.display, Outcome.FAILED,
+                      _failure(job, "HP006", f"internal error: {reason}", reason))
 
     def _compute(self, job: Job, keep_blob: bool) -> _Reply:
         if not job.convert:
@@ -152,9 +155,7 @@ class _Worker:
         try:
             return _Reply(job.display, _outcome(result), self.file_result(job, result))
         except Exception as exc:  # e.g. the output folder is not writable
-            reason = f"{type(exc).__name__}: {exc}"
-            return _Reply(job.display, Outcome.FAILED, _failure(job, "HP006",
-                                                                 f"internal error: {reason}", reason))
+            return self._crashed(job, exc)
 
     def file_result(self, job: Job, result: ConversionResult) -> FileResult:
         diff = self.deliver(job, result)

@@ -15,6 +15,29 @@ def is_reference(code: str) -> bool:
     return code[2] in "129" or code in _REFERENCE_CODES
 
 
+def counted_reference(f: LocatedFinding) -> bool | None:
+    """How a finding counts in the conversion rate: True converted, False
+    unconverted (a ledger API, or a fix left unapplied), None not counted."""
+    if not is_reference(f.code):
+        return None
+    if f.applied:
+        return True
+    if f.code in LEDGER_CODES or f.finding.fix is not None:
+        return False
+    return None
+
+
+def conversion_rate(converted: int, unconverted: int) -> float:
+    """converted references / (converted + unconverted); 1.0 when there are none."""
+    total = converted + unconverted
+    return converted / total if total else 1.0
+
+
+def reuse_rate(changed_lines: int, lines: int) -> float:
+    """Share of lines kept exactly as they were: 1 - changed / total."""
+    return 1 - changed_lines / lines if lines else 1.0
+
+
 @dataclass
 class FileStats:
     lines: int = 0
@@ -26,15 +49,8 @@ class FileStats:
     @classmethod
     def of(cls, lines: int, size: int, changed_lines: int,
            findings: list[LocatedFinding]) -> FileStats:
-        converted = unconverted = 0
-        for f in findings:
-            if not is_reference(f.code):
-                continue
-            if f.applied:
-                converted += 1
-            elif f.code in LEDGER_CODES or f.finding.fix is not None:
-                unconverted += 1
-        return cls(lines, changed_lines, size, converted, unconverted)
+        counted = [counted_reference(f) for f in findings]
+        return cls(lines, changed_lines, size, counted.count(True), counted.count(False))
 
 
 @dataclass
@@ -55,14 +71,11 @@ class RunStats:
 
     @property
     def conversion_rate(self) -> float:
-        """converted references / (converted + unconverted); 1.0 when there are none."""
-        total = self.totals.refs_converted + self.totals.refs_unconverted
-        return self.totals.refs_converted / total if total else 1.0
+        return conversion_rate(self.totals.refs_converted, self.totals.refs_unconverted)
 
     @property
     def reuse_rate(self) -> float:
-        """Share of lines kept exactly as they were: 1 - changed / total."""
-        return 1 - self.totals.changed_lines / self.totals.lines if self.totals.lines else 1.0
+        return reuse_rate(self.totals.changed_lines, self.totals.lines)
 
     def summary(self) -> str:
         t = self.totals

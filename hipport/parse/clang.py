@@ -221,9 +221,9 @@ def _syntax_reference(node: Any, names: CandidateNames) -> Reference | None:
     backend = SyntaxBackend.__new__(SyntaxBackend)  # its readers need no parser
     reader = {"identifier": backend._identifier, "type_identifier": backend._type,
               "namespace_identifier": backend._namespace}.get(node.type)
-    if reader is None:
-        return None
-    reader(node, names, scratch)
+    if reader is None or not names.matches_bytes(node.text or b""):
+        return None  # the readers take candidate names only
+    reader(node, scratch)
     return scratch.references[0] if scratch.references else None
 
 

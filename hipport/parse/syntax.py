@@ -81,7 +81,7 @@ def _is_declaration(node: Node, parent: Node) -> bool:
     return any(parent.child_by_field_name(f) == node for f in fields)
 
 
-def _used_name(node: Node, names: CandidateNames, result: Analysis) -> tuple[str, Node] | None:
+def _used_name(node: Node, result: Analysis) -> tuple[str, Node] | None:
     """(name, parent) when ``node`` uses a candidate name; a declaration of one
     is recorded as the file's own name instead."""
     name = node.text.decode("utf-8", "replace") if node.text else ""
@@ -147,15 +147,15 @@ class SyntaxBackend:
         for node in captures.get("ident", ()):
             text = node.text or b""
             if text in extra or looks_like_cuda(text) is not None:
-                self._identifier(node, names, result)
+                self._identifier(node, result)
             elif text in _BUILTINS:
                 builtins = True
         for node in captures.get("type", ()):
             if wanted(node.text or b""):
-                self._type(node, names, result)
+                self._type(node, result)
         for node in captures.get("ns", ()):
             if wanted(node.text or b""):
-                self._namespace(node, names, result)
+                self._namespace(node, result)
         for node in captures.get("include", ()):
             include = _include(data, node)
             if include is not None:
@@ -185,8 +185,8 @@ class SyntaxBackend:
         result.launches.sort(key=lambda launch: launch.kernel)
         return result
 
-    def _identifier(self, node: Node, names: CandidateNames, result: Analysis) -> None:
-        used = _used_name(node, names, result)
+    def _identifier(self, node: Node, result: Analysis) -> None:
+        used = _used_name(node, result)
         if used is None:
             return
         name, parent = used
@@ -208,8 +208,8 @@ class SyntaxBackend:
             role = Role.PP_CONDITION
         result.references.append(Reference(name, node.start_byte, node.end_byte, role, args))
 
-    def _type(self, node: Node, names: CandidateNames, result: Analysis) -> None:
-        used = _used_name(node, names, result)
+    def _type(self, node: Node, result: Analysis) -> None:
+        used = _used_name(node, result)
         if used is None:
             return
         name, parent = used
@@ -217,8 +217,8 @@ class SyntaxBackend:
             return
         result.references.append(Reference(name, node.start_byte, node.end_byte, Role.TYPE))
 
-    def _namespace(self, node: Node, names: CandidateNames, result: Analysis) -> None:
-        used = _used_name(node, names, result)
+    def _namespace(self, node: Node, result: Analysis) -> None:
+        used = _used_name(node, result)
         if used is None:
             return
         name, parent = used

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from hipport import __version__
-from hipport.codes import CODES, LEDGER_CODES
+from hipport.codes import CODES
 from hipport.findings import LocatedFinding
 from hipport.report.effort import STATUSES, EffortModel
 from hipport.report.ledger import LedgerRow, build_ledger, reference_library
 from hipport.runner import FileResult, tally
-from hipport.score import FileStats, is_reference
+from hipport.score import (FileStats, conversion_rate, counted_reference, is_reference,
+                           reuse_rate)
 from hipport.table import MappingTable
 
 SCHEMA_ID = "hipport-report/1"
@@ -35,11 +36,11 @@ class Tally:
 
     @property
     def conversion_rate(self) -> float:
-        return self.refs_converted / self.refs if self.refs else 1.0
+        return conversion_rate(self.refs_converted, self.refs_unconverted)
 
     @property
     def reuse_rate(self) -> float:
-        return 1 - self.changed_lines / self.lines if self.lines else 1.0
+        return reuse_rate(self.changed_lines, self.lines)
 
     @property
     def unchanged_lines(self) -> int:
@@ -87,7 +88,7 @@ class LibraryRow:
 
     @property
     def conversion_rate(self) -> float:
-        return self.refs_converted / self.refs if self.refs else 1.0
+        return conversion_rate(self.refs_converted, self.refs_unconverted)
 
 
 @dataclass(frozen=True)
@@ -197,16 +198,12 @@ def _libraries(files: tuple[FileReport, ...], table: MappingTable,
     counts: dict[str, list[int]] = {}  # library -> [converted, unconverted]
     users: dict[str, set[str]] = {}
     for path, f in files_findings(files):
-        if not is_reference(f.code):
+        # The same split as FileStats.of, so library rows add up to the totals.
+        converted = counted_reference(f)
+        if converted is None:
             continue
         lib = reference_library(f)
-        # The same split as FileStats.of, so library rows add up to the totals.
-        if f.applied:
-            counts.setdefault(lib, [0, 0])[0] += 1
-        elif f.code in LEDGER_CODES or f.finding.fix is not None:
-            counts.setdefault(lib, [0, 0])[1] += 1
-        else:
-            continue
+        counts.setdefault(lib, [0, 0])[0 if converted else 1] += 1
         users.setdefault(lib, set()).add(path)
     rocm = {m.library: m.hip_library for m in table}
     rocm["language"] = "hip"
