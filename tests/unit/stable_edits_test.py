@@ -83,3 +83,27 @@ def analysis_of(source: bytes):
 ])
 def test_look_alike_edits_are_not_trusted(source: bytes, edit: Edit):
     assert needs_second_pass(source, analysis_of(source), [edit], TABLE)
+
+
+def test_runtime_include_only_trusted_at_the_front_ends_insertion_point():
+    source = b"#include <a.h>\n__global__ void k() {}\n"
+    analysis = analysis_of(source)
+    at = analysis.include_insertion
+    assert at == 0
+    line = b"#include <hip/hip_runtime.h>\n"
+    assert not needs_second_pass(source, analysis, [Edit(at, at, line)], TABLE)
+    later = source.index(b"__global__")  # a line start, but not the insertion point
+    assert needs_second_pass(source, analysis, [Edit(later, later, line)], TABLE)
+
+
+@pytest.mark.parametrize("data, offset, expected", [
+    (b"int x;\nint y;\n", 7, True),
+    (b"int x;\r\nint y;\n", 8, True),
+    (b"#define A \\\nint x;\n", 12, False),  # continues the directive above
+    (b"#define A \\\r\nint x;\n", 13, False),
+    (b"int x;\nint y;\n", 3, False),  # mid-line
+])
+def test_line_starts_exclude_continuations(data: bytes, offset: int, expected: bool):
+    from hipport.stable_edits import _at_line_start
+
+    assert _at_line_start(data, offset) is expected
