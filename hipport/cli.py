@@ -15,7 +15,7 @@ from hipport import __version__
 from hipport.errors import HipportError
 from hipport.settings import LAUNCH_SYNTAXES
 
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_ERROR = 0, 2
 
 
 class _Group(click.Group):
@@ -23,37 +23,48 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         debug = "--debug" in sys.argv
-        interrupted: list[bool] = []
+        signals: list[int] = []
 
-        def on_sigint(signum: int, frame: Any) -> None:
+        def on_signal(signum: int, frame: Any) -> None:
             # Remembered: a C extension can turn the KeyboardInterrupt into
-            # its own error (tree-sitter: "regular expression error").
-            interrupted.append(True)
+            # its own error (tree-sitter: "regular expression error"), and a
+            # broken worker pool can surface before the interrupt does.
+            # SIGTERM is Ctrl-C by another name: stop cleanly, exit 143.
+            signals.append(signum)
             signal.default_int_handler(signum, frame)
 
         main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, on_sigint) if main else None
+        handled = (signal.SIGINT, signal.SIGTERM)
+        previous = [signal.signal(s, on_signal) for s in handled] if main else []
         try:
-            return self._invoke(ctx, debug, interrupted)
+            return self._invoke(ctx, debug, signals)
         finally:
-            if main and previous is not None:
-                signal.signal(signal.SIGINT, previous)
+            for signum, handler in zip(handled, previous):
+                if handler is not None:
+                    signal.signal(signum, handler)
 
-    def _invoke(self, ctx: click.Context, debug: bool, interrupted: list[bool]) -> object:
+    @staticmethod
+    def _stopped(ctx: click.Context, signals: list[int]) -> None:
+        signum = signals[0] if signals else signal.SIGINT
+        word = "terminated" if signum == signal.SIGTERM else "interrupted"
+        click.echo(f"hipport: {word}", err=True)
+        ctx.exit(128 + signum)
+
+    def _invoke(self, ctx: click.Context, debug: bool, signals: list[int]) -> object:
         try:
             return super().invoke(ctx)
         except HipportError as exc:
+            if signals:
+                self._stopped(ctx, signals)
             click.echo(f"hipport: error: {exc}", err=True)
             ctx.exit(EXIT_ERROR)
         except KeyboardInterrupt:
-            click.echo("hipport: interrupted", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            self._stopped(ctx, signals)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except Exception as exc:  # a bug: say so, with what is needed to report it
-            if interrupted:
-                click.echo("hipport: interrupted", err=True)
-                ctx.exit(EXIT_INTERRUPTED)
+            if signals:
+                self._stopped(ctx, signals)
             if debug:
                 raise
             click.echo(f"hipport: internal error: {type(exc).__name__}: {exc}\n"

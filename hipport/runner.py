@@ -3,6 +3,7 @@ to disk as they come, one process per core when asked."""
 from __future__ import annotations
 
 import collections
+import contextlib
 import enum
 import functools
 import os
@@ -16,6 +17,7 @@ from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build
 from hipport import __version__
 from hipport.cache import ResultCache, as_result, decode, encode
 from hipport.convert import ConversionResult, convert_bytes
+from hipport.errors import HipportError
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse import get_backend
 from hipport.parse.model import Backend
@@ -24,7 +26,9 @@ from hipport.score import FileStats, RunStats
 from hipport.settings import Settings
 from hipport.source import Location
 from hipport.table import MappingTable, load_table
-from hipport.writing import copy_file, same_as_file, same_file_content, write_atomic
+from hipport.replace import Identity, NotReplaced, read_source, replace_source
+from hipport.writing import (copy_file, make_parents, same_as_file, same_file_content,
+                             write_atomic)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -76,6 +80,18 @@ class RunOptions:
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH  # for build files
     cache: bool = True  # reuse results of unchanged files (hipport.cache)
     backup: str | None = None  # in-place: keep each replaced file as NAME + suffix
+    force: bool = False  # in-place: rewrite read-only and hard-linked files too
+    output: Path | None = None  # mirror: the output root (nothing is written outside it)
+
+
+class WriteFailed(HipportError):
+    """Writing an output failed (a full disk, a read-only folder): the run
+    stops, since every later file would fail the same way."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"{reason}; the run stopped: every file written so far is complete, "
+                         "the others are unchanged")
 
 
 @dataclass(frozen=True)
@@ -89,6 +105,8 @@ class _Reply:
     blob: bytes = b""  # hipport.cache.encode() of the conversion
     key: str = ""  # cache key of the bytes converted; "" when not to be cached
     diff: str = ""
+    notes: tuple[LocatedFinding, ...] = ()  # added while delivering (a renamed backup)
+    fatal: str = ""  # the run must stop: why
 
 
 class _Worker:
@@ -104,6 +122,8 @@ class _Worker:
         pickled blob (the cache entry) rather than as a FileResult."""
         try:
             return self._compute(job, keep_blob)
+        except WriteFailed as exc:
+            return _Reply(job.display, Outcome.FAILED, fatal=exc.reason)
         except Exception as exc:  # one file's crash must not stop the batch
             return self._crashed(job, exc)
 
@@ -117,11 +137,12 @@ class _Worker:
     def _compute(self, job: Job, keep_blob: bool) -> _Reply:
         if not job.convert:
             if job.target is not None and not same_as_file(job.target, job.source):
-                copy_file(job.source, job.target)
+                with self.writing(job.target):
+                    copy_file(job.source, job.target)
             copied = FileResult(job.display, Outcome.SKIPPED, error="not a source file; copied")
             return _Reply(job.display, Outcome.SKIPPED, copied)
         try:
-            data = job.source.read_bytes()
+            data, identity = read_source(job.source)
         except OSError as exc:
             reason = str(exc.strerror)
             return _Reply(job.display, Outcome.FAILED,
@@ -136,16 +157,19 @@ class _Worker:
         key = keys.key(data, _kind(job)) if keys is not None else ""
         # Encoded before delivering: a crash while writing must not cache.
         blob = encode(result) if keep_blob or key else b""
-        if keep_blob:
-            return _Reply(job.display, _outcome(result), None, blob, key, self.deliver(job, result))
-        return _Reply(job.display, _outcome(result), self.file_result(job, result), blob, key)
+        delivered = self.deliver(job, result, identity)
+        if keep_blob and delivered.refused is None:
+            return _Reply(job.display, _outcome(result), None, blob, key, delivered.diff,
+                          delivered.notes)
+        return _Reply(job.display, _outcome(result),
+                      self.file_result(job, result, delivered), blob, key)
 
     def lookup(self, job: Job, cache: ResultCache) -> _Reply | None:
         """The cached conversion of ``job``, delivered; None on a miss."""
         if not job.convert:
             return self.compute(job, keep_blob=False)  # a copy: no worker needed
         try:
-            data = job.source.read_bytes()
+            data, identity = read_source(job.source)
         except OSError:
             return None  # the conversion reports it
         entry = cache.get(cache.key(data, _kind(job)))
@@ -153,30 +177,68 @@ class _Worker:
             return None
         result = as_result(entry, data)
         try:
-            return _Reply(job.display, _outcome(result), self.file_result(job, result))
-        except Exception as exc:  # e.g. the output folder is not writable
+            delivered = self.deliver(job, result, identity)
+        except WriteFailed as exc:
+            return _Reply(job.display, Outcome.FAILED, fatal=exc.reason)
+        except Exception as exc:
             return self._crashed(job, exc)
+        return _Reply(job.display, _outcome(result), self.file_result(job, result, delivered))
 
-    def file_result(self, job: Job, result: ConversionResult) -> FileResult:
-        diff = self.deliver(job, result)
-        return FileResult(job.display, _outcome(result), result.findings, result.stats,
-                          result.declared, diff)
+    def file_result(self, job: Job, result: ConversionResult, delivered: Delivered) -> FileResult:
+        if delivered.refused is not None:
+            code, message = delivered.refused
+            return _failure(job, code, message, message)
+        return FileResult(job.display, _outcome(result), result.findings + delivered.notes,
+                          result.stats, result.declared, delivered.diff)
 
-    def deliver(self, job: Job, result: ConversionResult) -> str:
-        """Write (or diff) the conversion as the mode says; the diff text."""
+    def deliver(self, job: Job, result: ConversionResult, identity: Identity) -> Delivered:
+        """Write (or diff) the conversion as the mode says."""
         mode = self.options.mode
         if mode is Mode.DIFF and result.changed:
-            return unified_diff(result.original, result.output, job.display)
+            return Delivered(unified_diff(result.original, result.output, job.display))
         if mode is Mode.IN_PLACE and result.changed and job.target is not None:
-            write_atomic(job.target, result.output, backup=self.options.backup)
-        elif mode is Mode.MIRROR and job.target is not None:
+            return self._replace(job.target, result, identity)
+        if mode is Mode.MIRROR and job.target is not None:
             # A re-run into the same folder rewrites nothing that is already right.
             if result.changed:
                 if not same_file_content(job.target, result.output, like=job.source):
-                    write_atomic(job.target, result.output, like=job.source, durable=False)
+                    with self.writing(job.target):
+                        write_atomic(job.target, result.output, like=job.source, durable=False)
             elif not same_file_content(job.target, result.original, like=job.source):
-                copy_file(job.source, job.target)
-        return ""
+                with self.writing(job.target):
+                    copy_file(job.source, job.target)
+        return Delivered()
+
+    def _replace(self, target: Path, result: ConversionResult, identity: Identity) -> Delivered:
+        try:
+            with self.writing(target):
+                done = replace_source(target, result.output, original=result.original,
+                                      expected=identity, backup=self.options.backup,
+                                      force=self.options.force)
+        except NotReplaced as exc:
+            return Delivered(refused=(exc.code, exc.message))
+        if done.backup_renamed and done.backup is not None:
+            taken = target.name + (self.options.backup or "")
+            note = Finding("HP010", f"{taken} already exists; the original was kept as "
+                           f"{done.backup.name}", 0, 0)
+            return Delivered(notes=(LocatedFinding(note, Location(1, 1), Location(1, 1),
+                                                   False),))
+        return Delivered()
+
+    @contextlib.contextmanager
+    def writing(self, target: Path) -> Iterator[None]:
+        """Any error writing ``target`` stops the run (``WriteFailed``); its
+        folders are made first, never through a symbolic link."""
+        try:
+            root = self.options.output
+            if root is not None and target.is_relative_to(root):
+                make_parents(target, root)
+            elif not target.parent.is_dir():
+                target.parent.mkdir(parents=True, exist_ok=True)
+            yield
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise WriteFailed(f"cannot write {target}: {reason}") from None
 
     def new_cache(self) -> ResultCache | None:
         return ResultCache(self._cache_context) if self._cache_context is not None else None
@@ -194,6 +256,13 @@ class _Worker:
             return None
         return "|".join((__version__, self.table.digest, repr(self.options.settings),
                          repr(self.options.offload_arch)))
+
+
+@dataclass(frozen=True)
+class Delivered:
+    diff: str = ""
+    notes: tuple[LocatedFinding, ...] = ()
+    refused: tuple[str, str] | None = None  # (code, message): the file was left as it is
 
 
 def _kind(job: Job) -> str:
@@ -226,21 +295,78 @@ def unified_diff(before: bytes, after: bytes, name: str) -> str:
 _worker: _Worker | None = None
 
 
-def _init_worker(options: RunOptions) -> None:
-    global _worker
-    # Ctrl-C is the parent's to handle: it cancels the jobs not started and
-    # waits for the running ones, whose writes are atomic.  A worker killed
-    # mid-job would only add a traceback and a broken pool.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+class _WorkerState:
+    """A worker's answer to signals: never stop in the middle of a file.
+
+    Ctrl-C and SIGTERM (sent to the process group, by the parent's pool when
+    it breaks, or by the kernel when the parent dies: ``PR_SET_PDEATHSIG``)
+    make a busy worker finish its file and exit; an idle one exits at once.
+    The parent's ``stop`` event ends a chunk between two files, with a short
+    answer the parent then ignores."""
+
+    def __init__(self, parent: int, stop: Any) -> None:
+        self.parent = parent
+        self.stop = stop
+        self.busy = False
+        self.signalled = False
+
+    def on_signal(self, signum: int, frame: Any) -> None:
+        if not self.busy:
+            os._exit(128 + signum)
+        self.signalled = True
+
+    def should_stop(self) -> bool:
+        if self.signalled:
+            # No answer: the parent may be gone, or its pool broken and no
+            # longer reading (a large answer would block this process forever).
+            os._exit(128 + signal.SIGTERM)
+        return bool(self.stop.is_set())
+
+
+_state: _WorkerState | None = None
+
+
+def _init_worker(options: RunOptions, parent: int, stop: Any) -> None:
+    global _worker, _state
+    _state = _WorkerState(parent, stop)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _state.on_signal)
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(128 + signal.SIGTERM)
     _worker = _Worker(options)
 
 
+def _die_with_parent() -> None:
+    """Linux: SIGTERM this worker when its parent ends, however it ends."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # elsewhere the parent's stop event and its pool end the workers
+
+
 def _run_chunk(jobs: Sequence[Job]) -> list[_Reply]:
-    assert _worker is not None
-    return [_worker.compute(job, keep_blob=True) for job in jobs]
+    assert _worker is not None and _state is not None
+    replies: list[_Reply] = []
+    for job in jobs:
+        if _state.should_stop():
+            break  # a short answer: the parent knows the run is stopping
+        _state.busy = True
+        try:
+            replies.append(_worker.compute(job, keep_blob=True))
+        finally:
+            _state.busy = False
+    _state.should_stop()
+    return replies
 
 
 def _resolve(reply: _Reply, cache: ResultCache | None) -> FileResult:
+    if reply.fatal:
+        raise WriteFailed(reply.fatal)
     if reply.key and reply.blob and cache is not None:
         cache.put(reply.key, reply.blob)
     if reply.result is not None:
@@ -248,8 +374,8 @@ def _resolve(reply: _Reply, cache: ResultCache | None) -> FileResult:
     entry = decode(reply.blob)
     if entry is None:  # cannot happen: the worker pickled it for us
         raise RuntimeError(f"{reply.display}: a worker's result could not be read")
-    return FileResult(reply.display, reply.outcome, entry.findings, entry.stats, entry.declared,
-                      reply.diff)
+    return FileResult(reply.display, reply.outcome, entry.findings + reply.notes, entry.stats,
+                      entry.declared, reply.diff)
 
 
 def run_jobs(jobs: Sequence[Job], options: RunOptions, workers: int = 1) -> Iterator[FileResult]:
@@ -280,6 +406,7 @@ def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local:
     # Imported here: a run on a few files (a pre-commit hook) never needs them.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -288,8 +415,9 @@ def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local:
     # future computing its other jobs.  A bounded window keeps memory flat.
     window: collections.deque[tuple[list[_Reply | None], Future[list[_Reply]] | None]] = \
         collections.deque()
+    stop = context.Event()
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(options,))
+                               initargs=(options, os.getpid(), stop))
     warm = False
     try:
         for start in range(0, len(jobs), size):
@@ -308,18 +436,31 @@ def _run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local:
                 yield from _drain(window.popleft(), cache)
         while window:
             yield from _drain(window.popleft(), cache)
+    except BrokenProcessPool:
+        raise WorkerStopped() from None
     finally:
-        # Ctrl-C or an abandoned generator: jobs not started are cancelled,
-        # running ones finish (their writes are atomic).
+        # Ctrl-C, SIGTERM, an error or an abandoned generator: chunks not
+        # started are cancelled, running ones end after their current file.
+        stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+class WorkerStopped(HipportError):
+    def __init__(self) -> None:
+        super().__init__("a worker process was stopped (killed or terminated by a signal); "
+                         "the run stopped: every file written so far is complete, the "
+                         "others are unchanged")
 
 
 def _drain(slot: tuple[list[_Reply | None], Future[list[_Reply]] | None],
            cache: ResultCache | None) -> Iterator[FileResult]:
     replies, future = slot
-    computed = iter(future.result() if future is not None else ())
+    computed = future.result() if future is not None else []
+    if len(computed) != sum(r is None for r in replies):
+        raise WorkerStopped()  # it was asked to stop in the middle of the chunk
+    answers = iter(computed)
     for reply in replies:
-        yield _resolve(reply if reply is not None else next(computed), cache)
+        yield _resolve(reply if reply is not None else next(answers), cache)
 
 
 def default_workers() -> int:

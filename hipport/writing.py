@@ -8,17 +8,17 @@ write when the process is killed outright; ``is_temporary`` recognises such
 leftovers so the next run can remove them (see ``hipport.files``)."""
 from __future__ import annotations
 
+import errno
 import filecmp
 import os
 import re
-import secrets
 import shutil
 import stat
 import tempfile
 from pathlib import Path
 
 TEMP_SUFFIX = ".hipport-tmp"
-# mkstemp's random part: 8 characters of [a-z0-9_] (so is a staged backup's).
+# mkstemp's random part: 8 characters of [a-z0-9_] (so is hipport.replace's held original).
 _TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + "$")
 
 
@@ -28,7 +28,7 @@ def is_temporary(name: str) -> bool:
 
 
 def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
-                 durable: bool = True, backup: str | None = None) -> None:
+                 durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same
     directory, fsync'd, then renamed over the target: readers see the old
     bytes or the new ones, never a mix.  Mode (and ownership, when allowed)
@@ -38,9 +38,8 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
     that are new, in a fresh output tree, where a crash loses nothing of the
     user's and the fsyncs would cost more than the conversion.
 
-    ``backup`` (a suffix such as ``.orig``): the replaced file is kept as
-    ``path + backup`` -- complete before the target is replaced, so at every
-    instant the original bytes exist under one of the two names."""
+    Sources converted in place go through ``hipport.replace`` instead, which
+    also guards against concurrent writers and keeps backups."""
     if not path.parent.is_dir():
         path.parent.mkdir(parents=True, exist_ok=True)
     reference = like if like is not None else (path if path.exists() else None)
@@ -58,14 +57,12 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
                 os.chown(tmp, st.st_uid, st.st_gid)
             except (PermissionError, AttributeError):
                 pass
-        if backup and path.exists():
-            _keep_backup(path, path.with_name(path.name + backup), durable)
         os.replace(tmp, path)
     except BaseException:  # KeyboardInterrupt too: never leave the temporary behind
-        _remove(tmp)
+        remove_quietly(tmp)
         raise
     if durable:
-        _fsync_directory(path.parent)
+        fsync_directory(path.parent)
 
 
 def same_file_content(path: Path, data: bytes, *, like: Path | None = None) -> bool:
@@ -105,43 +102,18 @@ def copy_file(source: Path, target: Path) -> None:
         shutil.copy2(source, tmp)
         os.replace(tmp, target)
     except BaseException:
-        _remove(tmp)
+        remove_quietly(tmp)
         raise
 
 
-def _keep_backup(path: Path, backup: Path, durable: bool) -> None:
-    """``backup`` becomes a complete copy of ``path`` (a hard link when the
-    file system allows it), replacing any earlier backup atomically."""
-    staging = path.parent / f".{backup.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
-    try:
-        try:
-            os.link(path, staging)
-        except OSError:  # no hard links here (or across a bind mount): copy
-            shutil.copy2(path, staging)
-            if durable:
-                _fsync_file(staging)
-        os.replace(staging, backup)
-    except BaseException:
-        _remove(str(staging))
-        raise
-
-
-def _remove(path: str) -> None:
+def remove_quietly(path: str) -> None:
     try:
         os.unlink(path)
     except OSError:
         pass
 
 
-def _fsync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_directory(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:
@@ -152,3 +124,30 @@ def _fsync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+class UnsafeOutput(OSError):
+    """An output path leads somewhere hipport must not write."""
+
+
+def make_parents(target: Path, root: Path) -> None:
+    """Create the directories between ``root`` and ``target`` as needed.  Any
+    of them that exists as something else than a real directory (a symbolic
+    link above all, which could lead into the input tree) is refused."""
+    if not root.is_dir():
+        root.mkdir(parents=True, exist_ok=True)
+    current = root
+    for part in target.parent.relative_to(root).parts:
+        current = current / part
+        try:
+            st = os.lstat(current)
+        except FileNotFoundError:
+            try:
+                os.mkdir(current)
+            except FileExistsError:
+                pass
+            st = os.lstat(current)
+        if not stat.S_ISDIR(st.st_mode):
+            kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a directory"
+            raise UnsafeOutput(errno.ENOTDIR, f"{current} is {kind}; hipport never writes "
+                               "through it (remove it or choose another output directory)")

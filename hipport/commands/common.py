@@ -13,6 +13,9 @@ from hipport.table.schema import parse_version
 
 
 def roots_of(paths: Sequence[Path]) -> list[Path]:
+    for p in paths:
+        if not p.exists() and not p.is_symlink():
+            raise UsageError(f"{p}: no such file or directory")
     return [p.resolve() if p.is_dir() else p.resolve().parent for p in paths]
 
 
@@ -64,10 +67,14 @@ def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
     several = len(paths) > 1
     jobs: list[Job] = []
     skipped: list[Skipped] = []
+    seen: set[Path] = set()  # a file named twice (or also under a named folder) runs once
     for item in discover(paths, selection, with_others=mode is Mode.MIRROR, avoid=out):
         if isinstance(item, Skipped):
             skipped.append(item)
             continue
+        if item.path in seen:
+            continue
+        seen.add(item.path)
         if item.link and mode is Mode.IN_PLACE:  # rewriting would replace the link by a file
             skipped.append(Skipped(item.path, "symlink; its target is converted where it lives"))
             continue
@@ -118,3 +125,39 @@ def offload_targets(value: str | None) -> tuple[str, ...]:
     except ValueError as exc:
         raise UsageError(f"--offload-arch: {exc}") from None
     return targets
+
+
+def check_backup_names(jobs: Sequence[Job], suffix: str, selection: Selection) -> None:
+    """``--backup SUFFIX`` must not name a backup after a file of the run or
+    after something the next run would convert (``foo.c`` + ``u`` is
+    ``foo.cu``): refused before anything is written."""
+    sources = {job.source for job in jobs}
+    clashes = [job for job in jobs if job.convert and (
+        job.source.with_name(job.source.name + suffix) in sources
+        or selection.selects(job.source.name + suffix))]
+    if clashes:
+        shown = ", ".join(f"{j.display} -> {display_path(j.source) + suffix}"
+                          for j in clashes[:3])
+        more = f" and {len(clashes) - 3} more" if len(clashes) > 3 else ""
+        raise UsageError(f"--backup {suffix}: backups would be named like files hipport "
+                         f"converts ({shown}{more}); choose a suffix such as .orig")
+
+
+def check_output_parents(jobs: Sequence[Job], out: Path) -> None:
+    """Every folder of the output tree that already exists must be a real
+    folder: writing through a symbolic link could land in the input."""
+    checked: set[Path] = {out}
+    for job in jobs:
+        if job.target is None:
+            continue
+        for folder in reversed(job.target.parents):
+            if folder in checked or not folder.is_relative_to(out):
+                continue
+            checked.add(folder)
+            if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+                what = "a symbolic link" if folder.is_symlink() else "not a folder"
+                raise UsageError(f"{display_path(folder)} in the output tree is {what}; "
+                                 "hipport never writes through it (remove it or choose "
+                                 "another output directory)")
+            if not folder.exists():
+                break  # nothing below it exists either

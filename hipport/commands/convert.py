@@ -7,10 +7,12 @@ from pathlib import Path
 
 import click
 
-from hipport.commands.common import (FrontEnd, build_settings, check_output_dir, collect_jobs,
+from hipport.commands.common import (FrontEnd, build_settings, check_backup_names,
+                                     check_output_dir, check_output_parents, collect_jobs,
                                      display_path, offload_targets, roots_of)
 from hipport.errors import UsageError
 from hipport.files import Selection, Skipped
+from hipport.locking import writing_under
 from hipport.runner import FileResult, Mode, Outcome, RunOptions, default_workers, run_batch, tally
 
 
@@ -56,14 +58,20 @@ def run_convert(req: ConvertRequest) -> int:
     selection = Selection(req.include, req.exclude, build_files=req.build_files)
     _check_backup(req.backup, mode)
     jobs, skipped = collect_jobs(req.paths, mode, selection, out)
+    if req.backup is not None:
+        check_backup_names(jobs, req.backup, selection)
+    if out is not None:
+        check_output_parents(jobs, out)
     backend, backend_options = req.front_end.run_options()
     options = RunOptions(mode, settings, req.rules, backend, backend_options, debug=req.debug,
                          offload_arch=offload_targets(req.offload_arch), cache=req.cache,
-                         backup=req.backup)
+                         backup=req.backup, force=req.force, output=out)
     workers = req.jobs if req.jobs > 0 else default_workers()
-    results = run_batch(jobs, options, workers)
-    for s in skipped:
-        click.echo(f"{display_path(s.path)}: {_leftover(s, mode)}", err=True)
+    writes_under = [out] if out is not None else list(req.paths) if mode is Mode.IN_PLACE else []
+    with writing_under(writes_under):
+        for s in skipped:
+            click.echo(f"{display_path(s.path)}: {_leftover(s, mode)}", err=True)
+        results = run_batch(jobs, options, workers)
     for r in results:
         _print_result(r, req)
     run = tally(results)
@@ -88,8 +96,9 @@ def _check_backup(suffix: str | None, mode: Mode) -> None:
 
 
 def _leftover(s: Skipped, mode: Mode) -> str:
-    """Temporary files of a killed run: an in-place run (done writing) removes
-    them; other modes only say so."""
+    """Temporary files of a killed run: an in-place run removes them before
+    it starts (one may be a second name of a source, which would otherwise
+    look hard-linked); other modes only say so."""
     if not s.leftover:
         return f"skipped: {s.reason}"
     if mode is Mode.IN_PLACE:

@@ -17,6 +17,24 @@ CORE_CODES = (
          "(please report it).", Severity.ERROR),
     Code("HP007", "semantic-fallback", "The semantic front end could not parse this file; "
          "the syntax front end was used instead.", Severity.WARNING),
+    Code("HP008", "source-changed", "The file changed after hipport read it (another program "
+         "wrote to it); it was left as it is now, not converted.", Severity.ERROR,
+         "An in-place conversion replaces a file only if it still holds the bytes that were "
+         "converted: same inode, size and modification time, same content, checked again "
+         "after the replacement. Anything another program wrote meanwhile is kept. Run "
+         "hipport again once the other program is done."),
+    Code("HP009", "write-refused", "An in-place conversion left a read-only or hard-linked "
+         "file unchanged (`--force` converts it).", Severity.ERROR,
+         "Replacing a read-only file would silently undo a protection, and replacing a file "
+         "with several hard links gives this name a new file while the other names keep "
+         "the old text. hipport leaves such files alone unless `--force` is given; then a "
+         "read-only file keeps its mode and a hard link is broken (the other names keep "
+         "the CUDA original)."),
+    Code("HP010", "backup-renamed", "The backup name NAME+SUFFIX was already taken; the "
+         "original was kept under the first free numbered name instead.", Severity.INFO,
+         "`--backup SUFFIX` never replaces an existing file (an earlier backup, or your "
+         "own file that happens to have that name): the original goes to `NAME+SUFFIX.1`, "
+         "`.2`, ... whichever is free first."),
     Code("HP101", "runtime-api", "CUDA runtime API name with a HIP equivalent.", Severity.INFO),
     Code("HP110", "driver-api", "CUDA driver API name with a HIP equivalent.", Severity.INFO),
     Code("HP120", "device-api", "CUDA device function, intrinsic or type with a HIP equivalent.",

@@ -88,7 +88,7 @@ def test_fifos_are_skipped_not_read(tree: Path, tmp_path: Path):
     assert named.exit_code == 0 and "not a regular file" in named.stderr
 
 
-def test_backup_suffix(tree: Path):
+def test_backup_suffix(tree: Path):  # more in backup_test.py
     result = run(str(tree), "--in-place", "--backup", ".orig")
     assert result.exit_code == 0, result.output
     assert (tree / "a.cu").read_bytes() == HIP and (tree / "a.cu.orig").read_bytes() == CUDA
@@ -121,3 +121,44 @@ def test_leftover_temporary_files_are_removed_by_in_place_and_reported_otherwise
     assert result.exit_code == 0
     assert "removed: temporary file left by an interrupted hipport run" in result.stderr
     assert not leftover.exists()
+
+
+def test_a_symlinked_folder_in_the_output_tree_is_never_written_through(tree: Path,
+                                                                         tmp_path: Path):
+    (tree / "sub" / "b.cu").write_bytes(CUDA)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sub").symlink_to(Path("..") / "src" / "sub")
+    result = run(str(tree), "-o", str(out), "--force")
+    assert result.exit_code == 2
+    assert "in the output tree is a symbolic link; hipport never writes through it" \
+        in result.stderr
+    assert (tree / "sub" / "b.cu").read_bytes() == CUDA
+    assert sorted(os.listdir(out)) == ["sub"]
+
+
+def test_the_write_time_guard_refuses_a_link_that_appears_later(tmp_path: Path):
+    from hipport.writing import UnsafeOutput, make_parents
+
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / "sub").symlink_to(elsewhere)
+    with pytest.raises(UnsafeOutput, match="is a symbolic link"):
+        make_parents(out / "sub" / "deeper" / "a.cu", out)
+    assert os.listdir(elsewhere) == []
+
+
+def test_a_file_named_twice_is_converted_once(tree: Path):
+    result = run(str(tree), str(tree / "a.cu"), "--in-place")
+    assert result.exit_code == 0, result.output
+    assert "1 files converted" in result.stderr and (tree / "a.cu").read_bytes() == HIP
+
+
+def test_a_missing_input_is_named_before_the_output_is_judged(tree: Path, tmp_path: Path,
+                                                               monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("missing", "-o", "out")
+    assert result.exit_code == 2
+    assert "missing: no such file or directory" in result.stderr
+    assert "inside the input tree" not in result.stderr and not (tmp_path / "out").exists()

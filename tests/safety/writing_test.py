@@ -1,4 +1,4 @@
-"""write_atomic / copy_file: complete or untouched, mode kept, backups, and
+"""write_atomic / copy_file / replace_source: complete or untouched, mode kept, and
 no temporary file left behind by an error or a Ctrl-C."""
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hipport import writing
+from hipport import replace, writing
+from hipport.replace import read_source, replace_source
 from hipport.writing import copy_file, is_temporary, write_atomic
 
 
@@ -21,26 +22,6 @@ def test_replaces_content_and_keeps_mode(tmp_path: Path):
     assert os.listdir(tmp_path) == ["k.cu"]
 
 
-def test_backup_holds_the_original_and_is_replaced_on_the_next_write(tmp_path: Path):
-    f = tmp_path / "k.cu"
-    f.write_bytes(b"v1")
-    write_atomic(f, b"v2", backup=".orig")
-    assert (f.read_bytes(), (tmp_path / "k.cu.orig").read_bytes()) == (b"v2", b"v1")
-    write_atomic(f, b"v3", backup=".orig")
-    assert (f.read_bytes(), (tmp_path / "k.cu.orig").read_bytes()) == (b"v3", b"v2")
-    assert sorted(os.listdir(tmp_path)) == ["k.cu", "k.cu.orig"]
-
-
-def test_backup_is_a_copy_where_hard_links_fail(tmp_path: Path, monkeypatch):
-    def no_links(*args):
-        raise OSError("no hard links")
-    monkeypatch.setattr(os, "link", no_links)
-    f = tmp_path / "k.cu"
-    f.write_bytes(b"v1")
-    write_atomic(f, b"v2", backup="~")
-    assert (tmp_path / "k.cu~").read_bytes() == b"v1" and f.read_bytes() == b"v2"
-
-
 @pytest.mark.parametrize("error", [KeyboardInterrupt, OSError])
 def test_interrupted_write_leaves_the_original_and_no_temporary(tmp_path: Path, monkeypatch,
                                                                 error):
@@ -50,10 +31,14 @@ def test_interrupted_write_leaves_the_original_and_no_temporary(tmp_path: Path, 
     def fail(*args):
         raise error()
     monkeypatch.setattr(writing.os, "replace", fail)
+    monkeypatch.setattr(replace.os, "replace", fail)
     with pytest.raises(error):
-        write_atomic(f, b"converted" * 1000, backup=".orig")
+        write_atomic(f, b"converted" * 1000)
     with pytest.raises(error):
         copy_file(f, tmp_path / "copy.cu")
+    data, identity = read_source(f)
+    with pytest.raises(error):  # the backup of a file not replaced goes too
+        replace_source(f, b"converted", original=data, expected=identity, backup=".orig")
     assert f.read_bytes() == b"original"
     assert sorted(os.listdir(tmp_path)) == ["k.cu"]
 
@@ -77,11 +62,21 @@ def test_temporary_names_are_recognised_and_nothing_else(tmp_path: Path, monkeyp
         seen.append(os.path.basename(a))
         real(a, b)
     monkeypatch.setattr(writing.os, "replace", spy)
+    monkeypatch.setattr(replace.os, "replace", spy)
+    held: list[str] = []
+    real_link = replace.os.link
+
+    def link_spy(a, b, **kwargs):
+        held.append(os.path.basename(b))
+        real_link(a, b, **kwargs)
+    monkeypatch.setattr(replace.os, "link", link_spy)
     f = tmp_path / "kernel.cu"
     f.write_bytes(b"a")
-    write_atomic(f, b"b", backup=".orig")
+    write_atomic(f, b"b")
     copy_file(f, tmp_path / "c.cu")
-    assert len(seen) == 3 and all(is_temporary(name) for name in seen)
+    data, identity = read_source(f)
+    replace_source(f, b"c", original=data, expected=identity)
+    assert len(seen) == 3 and all(is_temporary(name) for name in seen + held)
     for name in ("kernel.cu", ".kernel.cu", "kernel.cu.orig", ".hipport-tmp",
                  "a.hipport-tmp", ".a.cu.hipport-tmp", ".a.cu.SHORT.hipport-tmp"):
         assert not is_temporary(name), name
