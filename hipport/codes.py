@@ -9,7 +9,7 @@ from hipport.diagnostics.core import CORE_CODES
 from hipport.diagnostics.hazards import HAZARDS_CODES
 from hipport.diagnostics.model import Code, Severity
 
-__all__ = ["Code", "Severity", "CODES", "BY_NAME", "LIBRARY_CODES", "LEDGER_CODES", "lookup"]
+__all__ = ["Code", "Severity", "CODES", "BY_NAME", "LIBRARY_CODES", "lookup"]
 
 _ALL = CORE_CODES + HAZARDS_CODES + BUILD_CODES
 CODES: dict[str, Code] = {c.code: c for c in _ALL}
@@ -38,8 +38,6 @@ LIBRARY_CODES: dict[str, str] = {
     "cudnn": "HP211",
     "headers": "HP302",
 }
-
-LEDGER_CODES = frozenset({"HP900", "HP901", "HP903", "HP905"})
 
 
 def lookup(code_or_name: str) -> Code | None:

@@ -3,26 +3,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hipport.codes import LEDGER_CODES
+from hipport.codes import CODES
 from hipport.findings import LocatedFinding
-
-# Codes whose findings are CUDA references (API renames, includes, launches,
-# argument rules, ledger); hazards and tool problems are not references.
-_REFERENCE_CODES = frozenset({"HP301", "HP302", "HP304", "HP305"})
 
 
 def is_reference(code: str) -> bool:
-    return code[2] in "129" or code in _REFERENCE_CODES
+    """Findings of ``code`` are CUDA references (renames, includes, launches,
+    argument rules, the ledger); hazards and tool problems are not."""
+    known = CODES.get(code)
+    return known is not None and known.reference
 
 
 def counted_reference(f: LocatedFinding) -> bool | None:
     """How a finding counts in the conversion rate: True converted, False
     unconverted (a ledger API, or a fix left unapplied), None not counted."""
-    if not is_reference(f.code):
+    code = CODES.get(f.code)
+    if code is None or not code.reference:
         return None
     if f.applied:
         return True
-    if f.code in LEDGER_CODES or f.finding.fix is not None:
+    if code.unconverted or f.finding.fix is not None:
         return False
     return None
 

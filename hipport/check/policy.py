@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from hipport.codes import CODES, LEDGER_CODES, Severity
+from hipport.codes import CODES, Severity
+from hipport.diagnostics.model import Category
 from hipport.config import ProjectConfig, Values
 from hipport.errors import UsageError
-from hipport.score import is_reference
 
 
 class Policy(enum.Enum):
@@ -30,16 +30,15 @@ CHECK_KEYS = ("policy", "fail-on", "ignore", "baseline", "report-unused-suppress
 _PREFIX = re.compile(r"HP\d{0,3}")
 
 
-def _is_hazard(code: str) -> bool:
-    return code[2] in "45"
-
-
 def default_selects(policy: Policy, code: str) -> bool:
-    if _is_hazard(code) and code in CODES and CODES[code].severity is Severity.ERROR:
+    known = CODES.get(code)
+    if known is None:
+        return False
+    if known.category is Category.HAZARD and known.severity is Severity.ERROR:
         return True
     if policy is Policy.HIP_ONLY:
-        return is_reference(code)
-    return code in LEDGER_CODES
+        return known.reference
+    return known.unconverted
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,16 @@
 """Build-file conversion (HP6xx): CMake and Makefiles.
 
-HP600-HP649 are conversions hipport made; HP650-HP699 are constructs it left
-as they were and that need a person (they belong in the report's ledger as
-build work, see ``BUILD_MANUAL_CODES``)."""
+HP600-HP649 are conversions hipport made (their findings carry a safe fix);
+HP650-HP699 are constructs it left as they were and that need a person."""
 from __future__ import annotations
 
-from hipport.diagnostics.model import Code, Severity
+from dataclasses import replace
+
+from hipport.diagnostics.model import Category, Code, Fixable, Severity
 
 _I, _W, _E = Severity.INFO, Severity.WARNING, Severity.ERROR
 
-BUILD_CODES: tuple[Code, ...] = (
+_CONVERSIONS: tuple[Code, ...] = (
     Code("HP601", "build-language", "CUDA language selection rewritten to HIP.", _I,
          "`project(... LANGUAGES CUDA)`, `enable_language(CUDA)`, `check_language(CUDA)` and "
          "the generator expressions `$<COMPILE_LANGUAGE:CUDA>` / `$<LINK_LANGUAGE:CUDA>` name "
@@ -77,6 +78,9 @@ BUILD_CODES: tuple[Code, ...] = (
          "CMake's first-class HIP language appeared in CMake 3.21; projects that enable it "
          "should require that version. Raising the minimum also moves policy defaults "
          "forward to 3.21."),
+)
+
+_LEFT_AS_THEY_WERE: tuple[Code, ...] = (
     Code("HP650", "unknown-nvcc-flag", "nvcc flag hipport does not translate; left as it "
          "was.", _W,
          "The flag is nvcc-specific and has no safe automatic translation (`-G`, "
@@ -112,5 +116,6 @@ BUILD_CODES: tuple[Code, ...] = (
          "bracket argument, or text that is not a command; nothing in the file was changed."),
 )
 
-# Findings that stay in the file as work for a person: the ledger's build part.
-BUILD_MANUAL_CODES = frozenset(c.code for c in BUILD_CODES if c.severity is not Severity.INFO)
+BUILD_CODES = tuple(replace(c, category=Category.BUILD, fixable=Fixable.SAFE)
+                    for c in _CONVERSIONS) + tuple(replace(c, category=Category.BUILD)
+                                                   for c in _LEFT_AS_THEY_WERE)

@@ -5,7 +5,9 @@ HP50x: features HIP lacks or treats differently.  Each explanation says why
 the code breaks on AMD GPUs, what to do, and shows a before/after pair."""
 from __future__ import annotations
 
-from hipport.diagnostics.model import Code, Severity
+from dataclasses import replace
+
+from hipport.diagnostics.model import Category, Code, Fixable, Severity
 
 
 def _explain(why: str, what: str, before: str, after: str) -> str:
@@ -16,7 +18,7 @@ def _explain(why: str, what: str, before: str, after: str) -> str:
 _WAVE64 = ("AMD data-centre GPUs (CDNA: MI100, MI200, MI300) execute 64 threads per "
            "wavefront; CUDA code is written for 32-thread warps.  `warpSize` is 64 there.")
 
-HAZARDS_CODES: tuple[Code, ...] = (
+_HAZARDS: tuple[Code, ...] = (
     Code("HP401", "warp-size-literal",
          "Lane or warp arithmetic with a literal 32 (`% 32`, `& 31`, `/ 32`, `>> 5`, "
          "`lane == 31`).", Severity.WARNING, _explain(
@@ -226,3 +228,10 @@ HAZARDS_CODES: tuple[Code, ...] = (
              "kernel<<<g, b, 0, cudaStreamPerThread>>>(p);",
              "hipStream_t s; hipStreamCreate(&s);\nkernel<<<g, b, 0, s>>>(p);")),
 )
+
+# The hazards whose findings can carry a fix (all others only report).
+_FIXABLE = {"HP401": Fixable.UNSAFE, "HP402": Fixable.UNSAFE, "HP404": Fixable.UNSAFE,
+            "HP405": Fixable.UNSAFE,
+            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE}
+HAZARDS_CODES = tuple(replace(c, category=Category.HAZARD,
+                              fixable=_FIXABLE.get(c.code, Fixable.NEVER)) for c in _HAZARDS)

@@ -5,22 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from hipport.codes import LEDGER_CODES
+from hipport.codes import CODES
 from hipport.findings import LocatedFinding
 from hipport.report.effort import EffortModel
 from hipport.table import MappingTable
 
-# Ledger codes (hipport.codes.LEDGER_CODES) plus the two "converted, but look
-# at it" codes: a deprecated HIP target and an unsafe rename not applied.
-STATUS_BY_CODE = {
-    "HP900": "unmapped",
-    "HP901": "unsupported",
-    "HP902": "deprecated",
-    "HP903": "removed",
-    "HP904": "review",
-    "HP905": "rocm-too-old",
-}
-assert LEDGER_CODES <= STATUS_BY_CODE.keys(), "a ledger code without a ledger status"
+# Codes that put an API in the ledger: those left unconverted, and the two
+# "converted, but look at it" ones (a deprecated HIP target, an unsafe rename).
+STATUS_BY_CODE = {c.code: c.ledger.value for c in CODES.values() if c.ledger is not None}
 
 ACTIONS = {
     "unmapped": "Not in hipport's catalogue: check whether it is a CUDA API (then add a "

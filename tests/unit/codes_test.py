@@ -1,0 +1,78 @@
+"""What a code means is data on the code (hipport.diagnostics.model): these
+tests pin the meanings the pipeline relies on, and check that every finding
+hipport produces on the examples, the golden cases and the hazard and
+build-file samples agrees with its code's declared fixes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipport.api import convert_source
+from hipport.buildfiles import BuildOptions, convert_build_file, detect_build_kind
+from hipport.codes import CODES
+from hipport.diagnostics.model import Category, FileEffect, Fixable, Ledger
+from hipport.edits import Applicability
+from hipport.settings import Settings
+
+REPO = Path(__file__).resolve().parents[2]
+SOURCES = sorted(p for root in ("examples", "tests/cases", "tests/semantic/cases")
+                 for p in (REPO / root).rglob("*") if p.suffix in (".cu", ".cuh"))
+BUILD_FILES = sorted(p for p in (REPO / "examples").rglob("*") if detect_build_kind(p))
+
+
+def test_file_effects():
+    failing = {c.code for c in CODES.values() if c.effect is FileEffect.FAILED}
+    assert failing == {"HP003", "HP004", "HP006", "HP008", "HP009"}
+    assert {c.code for c in CODES.values() if c.effect is FileEffect.SKIPPED} == {"HP002"}
+
+
+def test_the_ledger_and_the_conversion_rate():
+    ledger = {c.code: c.ledger for c in CODES.values() if c.ledger is not None}
+    assert ledger == {"HP900": Ledger.UNMAPPED, "HP901": Ledger.UNSUPPORTED,
+                      "HP902": Ledger.DEPRECATED, "HP903": Ledger.REMOVED,
+                      "HP904": Ledger.REVIEW, "HP905": Ledger.ROCM_TOO_OLD}
+    assert {c.code for c in CODES.values() if c.unconverted} == {"HP900", "HP901", "HP903",
+                                                                "HP905"}
+    references = {c.code for c in CODES.values() if c.reference}
+    assert {"HP101", "HP201", "HP212", "HP301", "HP302", "HP900", "HP904"} <= references
+    assert not references & {"HP001", "HP303", "HP306", "HP401", "HP601"}
+
+
+@pytest.mark.parametrize("category, numbers", [
+    (Category.TOOL, "0"), (Category.RENAME, "12"), (Category.CODE_RULE, "3"),
+    (Category.HAZARD, "45"), (Category.BUILD, "6"), (Category.LEDGER, "9"),
+])
+def test_categories_follow_the_numbering(category: Category, numbers: str):
+    # The numbering documents the categories; nothing reads meaning from it.
+    assert {c.code[2] for c in CODES.values() if c.category is category} <= set(numbers)
+
+
+def _check_fixes(findings, where: str) -> set[str]:
+    seen = set()
+    for f in findings:
+        code, fix = CODES[f.code], f.finding.fix
+        seen.add(f.code)
+        if fix is None:
+            continue
+        assert code.fixable is not Fixable.NEVER, f"{where}: {f.code} carries a fix"
+        if code.fixable is Fixable.SAFE:
+            assert fix.applicability is Applicability.SAFE, f"{where}: {f.code}"
+        elif code.fixable is Fixable.UNSAFE:
+            assert fix.applicability is Applicability.UNSAFE, f"{where}: {f.code}"
+    return seen
+
+
+def test_findings_agree_with_their_codes_fixes():
+    seen: set[str] = set()
+    for path in SOURCES:
+        for unsafe in (False, True):
+            result = convert_source(path.read_bytes(), Settings(unsafe_fixes=unsafe))
+            seen |= _check_fixes(result.findings, str(path))
+    for path in BUILD_FILES:
+        result = convert_build_file(path.read_bytes(), detect_build_kind(path) or "",
+                                    BuildOptions())
+        seen |= _check_fixes(result.findings, str(path))
+    # The samples exercise every kind of fix: the test cannot pass vacuously.
+    fixable = {c for c in seen if CODES[c].fixable is not Fixable.NEVER}
+    assert {"HP101", "HP302", "HP401", "HP601"} <= fixable, sorted(seen)
