@@ -1,14 +1,17 @@
-"""Orchestration: parse -> match -> rules -> fixes -> apply -> verify."""
+"""One file: parse -> references -> rules -> findings -> apply fixes -> verify."""
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Collection
 
+from hipport.codes import CODES
+from hipport.diagnostics.model import FileEffect
 from hipport.edits import Applicability, Edit, Fix, apply_fixes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse.model import Analysis, Backend, Edited
-from hipport.rules import FILE_RULES, Context
+from hipport.rules import Context, file_rules
 from hipport.score import FileStats
 from hipport.settings import Settings
 from hipport.source import LineIndex, is_probably_binary
@@ -30,8 +33,13 @@ class ConversionResult:
         return self.output != self.original
 
     @property
-    def failed(self) -> bool:
-        return any(f.code in ("HP002", "HP003", "HP004", "HP006") for f in self.findings)
+    def effect(self) -> FileEffect:
+        """The strongest effect of its findings on the file (FAILED > SKIPPED)."""
+        effects = {CODES[f.code].effect for f in self.findings}
+        for effect in (FileEffect.FAILED, FileEffect.SKIPPED):
+            if effect in effects:
+                return effect
+        return FileEffect.NONE
 
 
 # Rules that rewrite CUDA into HIP; the second (stability) pass always runs them.
@@ -39,15 +47,15 @@ CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-
 
 
 @dataclass
-class Fixes:
+class Scan:
     findings: list[Finding]
     analysis: Analysis
     fixing_rules: frozenset[str]  # rules that produced an applicable fix
 
 
-def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
-               path: Path | None = None, rules: Collection[str] | None = None,
-               edited: Edited | None = None) -> Fixes:
+def collect_findings(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
+                     path: Path | None = None, rules: Collection[str] | None = None,
+                     edited: Edited | None = None) -> Scan:
     """All findings for ``data`` (from ``rules``, default: every rule) and its
     analysis; nothing applied."""
     analysis = backend.analyze(data, table.candidates, path, edited)
@@ -58,24 +66,92 @@ def find_fixes(data: bytes, backend: Backend, table: MappingTable, settings: Set
         findings.append(Finding("HP001", f"{analysis.error_count} syntax error(s) the parser "
                                 "could not read; converted the rest", at, at))
     fixing: set[str] = set()
-    for name, rule in FILE_RULES.items():
+    for name, rule in file_rules().items():
         if rules is not None and name not in rules:
             continue
         found = list(rule(ctx))
-        if any(_allowed(f.fix, settings) for f in found):
+        if any(allowed(f.fix, settings) for f in found):
             fixing.add(name)
         findings.extend(found)
     if b"hipport:" in data:  # cheap test before building a line index
         index = LineIndex(data)
         findings = Suppressions.parse(data, index).filter(findings, index)
-    return Fixes(findings, analysis, frozenset(fixing))
+    return Scan(findings, analysis, frozenset(fixing))
 
 
-def _allowed(fix: Fix | None, settings: Settings) -> bool:
+def allowed(fix: Fix | None, settings: Settings) -> bool:
+    """Whether ``fix`` is applied under ``settings`` (unsafe ones need --unsafe-fixes)."""
     if fix is None:
         return False
     needed = Applicability.UNSAFE if settings.unsafe_fixes else Applicability.SAFE
     return fix.applicability >= needed
+
+
+class Check(enum.Enum):
+    """How a converted file is verified before it may replace the original."""
+
+    SKIP = "skip"  # every edit is stable by construction (hipport.stable_edits)
+    REPARSE = "reparse"  # the output must not parse worse than the input
+    SECOND_PASS = "second-pass"  # ... and converting it again must change nothing
+
+
+def choose_check(settings: Settings, had_skips: bool, stable_by_construction: bool) -> Check:
+    """The one place that decides.  A second pass may legitimately apply a
+    fix the first refused for overlapping another, so a run with refusals
+    (or ``--fast``) only re-parses."""
+    if stable_by_construction:
+        return Check.SKIP
+    if had_skips or not settings.stability_check:
+        return Check.REPARSE
+    return Check.SECOND_PASS
+
+
+def introduced_parse_error(what: str = "text") -> Finding:
+    return Finding("HP003", f"the converted {what} would not parse; file left unchanged", 0, 0)
+
+
+def unstable(second: Finding) -> Finding:
+    return Finding("HP004", f"converting twice is not stable (second pass: {second.message}); "
+                   "file left unchanged", 0, 0)
+
+
+# Vetoes an output (returns the finding that says why) or accepts it (None).
+Verifier = Callable[[bytes, bool, "tuple[Edit, ...]"], "Finding | None"]
+
+
+@dataclass(frozen=True)
+class SourceVerifier:
+    """Verifies a source's conversion against its first scan."""
+
+    data: bytes
+    first: Scan
+    backend: Backend
+    table: MappingTable
+    settings: Settings
+    force: Check | None = None  # tests: this check whatever choose_check says
+
+    def __call__(self, output: bytes, had_skips: bool,
+                 edits: tuple[Edit, ...]) -> Finding | None:
+        check = self.force or choose_check(
+            self.settings, had_skips,
+            not needs_second_pass(self.data, self.first.analysis, edits, self.table))
+        errors_before = self.first.analysis.error_count
+        if check is Check.SKIP:
+            return None
+        if check is Check.REPARSE:
+            worse = self.backend.error_count(output) > errors_before
+            return introduced_parse_error() if worse else None
+        # The second pass runs the conversion rules and whichever other rules
+        # fixed something: a rule that found nothing to fix in the CUDA text
+        # does not start finding things in its HIP translation (and skipping
+        # the hazard rules halves the cost of this pass).
+        again = collect_findings(output, self.backend, self.table, self.settings,
+                                 rules=CONVERSION_RULES | self.first.fixing_rules,
+                                 edited=Edited(self.data, self.first.analysis, edits))
+        if again.analysis.error_count > errors_before:
+            return introduced_parse_error()
+        leftover = [f for f in again.findings if allowed(f.fix, self.settings)]
+        return unstable(leftover[0]) if leftover else None
 
 
 def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
@@ -83,26 +159,10 @@ def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: 
     if is_probably_binary(data):
         finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
         return apply_findings(data, [finding], settings)
-    first = find_fixes(data, backend, table, settings, path)
-
-    def verify(output: bytes, had_skips: bool, edits: tuple[Edit, ...]) -> Finding | None:
-        # The second pass runs the conversion rules and whichever other rules
-        # fixed something: a rule that found nothing to fix in the CUDA text
-        # does not start finding things in its HIP translation (and skipping
-        # the hazard rules halves the cost of this pass).
-        if settings.stability_check and not had_skips and \
-                not needs_second_pass(data, first.analysis, edits, table):
-            return None  # stable by construction (hipport.stable_edits)
-        rules = CONVERSION_RULES | first.fixing_rules
-        edited = Edited(data, first.analysis, edits)
-        return _verify(output, first.analysis.error_count, backend, table, settings,
-                       expect_stable=not had_skips, rules=rules, edited=edited)
-
+    first = collect_findings(data, backend, table, settings, path)
+    verify = SourceVerifier(data, first, backend, table, settings)
     return apply_findings(data, first.findings, settings, verify,
                           frozenset(first.analysis.declared))
-
-
-Verifier = Callable[[bytes, bool, "tuple[Edit, ...]"], "Finding | None"]
 
 
 def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
@@ -114,7 +174,7 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
     case the original bytes are kept.  Any front end (sources, build files)
     ends here, so every file kind is applied, counted and located the same way.
     """
-    fixes = [f.fix for f in findings if f.fix is not None and _allowed(f.fix, settings)]
+    fixes = [f.fix for f in findings if f.fix is not None and allowed(f.fix, settings)]
     applied = apply_fixes(data, fixes)
     applied_ids = {id(f) for f in applied.applied}
     findings = list(findings)
@@ -129,26 +189,6 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
             findings.append(problem)
             output, applied_ids = data, set()
     return _result(data, output, LineIndex(data), findings, applied_ids, declared)
-
-
-def _verify(output: bytes, errors_before: int, backend: Backend, table: MappingTable,
-            settings: Settings, expect_stable: bool, rules: Collection[str] | None = None,
-            edited: Edited | None = None) -> Finding | None:
-    # A second pass may legitimately apply a fix the first pass refused for
-    # overlapping another; only a run without refusals must be a fixed point.
-    if settings.stability_check and expect_stable:
-        again = find_fixes(output, backend, table, settings, rules=rules, edited=edited)
-        errors_after = again.analysis.error_count
-        leftover = [f for f in again.findings if _allowed(f.fix, settings)]
-        if errors_after > errors_before:
-            return Finding("HP003", "the converted text would not parse; file left unchanged", 0, 0)
-        if leftover:
-            return Finding("HP004", f"converting twice is not stable (second pass: "
-                           f"{leftover[0].message}); file left unchanged", 0, 0)
-        return None
-    if backend.error_count(output) > errors_before:
-        return Finding("HP003", "the converted text would not parse; file left unchanged", 0, 0)
-    return None
 
 
 def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding],

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
 from hipport import __version__
 from hipport.cache import ResultCache, as_result, decode, encode
+from hipport.codes import CODES
 from hipport.convert import ConversionResult, convert_bytes
+from hipport.diagnostics.model import FileEffect, Ledger
 from hipport.errors import HipportError
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse import get_backend
@@ -275,10 +277,11 @@ def _failure(job: Job, code: str, message: str, reason: str) -> FileResult:
 
 
 def _outcome(result: ConversionResult) -> Outcome:
-    if result.failed and any(f.code == "HP002" for f in result.findings) and not result.changed:
-        return Outcome.SKIPPED
-    if result.failed:
+    effect = result.effect
+    if effect is FileEffect.FAILED:
         return Outcome.FAILED
+    if effect is FileEffect.SKIPPED:
+        return Outcome.SKIPPED
     return Outcome.CONVERTED if result.changed else Outcome.UNCHANGED
 
 
@@ -478,7 +481,8 @@ def drop_project_declared(results: Iterable[FileResult]) -> list[FileResult]:
     out = []
     for r in items:
         kept = tuple(f for f in r.findings
-                     if not (f.code == "HP900" and f.finding.cuda_name in declared))
+                     if not (CODES[f.code].ledger is Ledger.UNMAPPED
+                             and f.finding.cuda_name in declared))
         if len(kept) != len(r.findings):
             stats = replace(r.stats, refs_unconverted=r.stats.refs_unconverted
                             - (len(r.findings) - len(kept)))

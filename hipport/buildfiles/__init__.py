@@ -5,6 +5,7 @@
 through the same ``apply_findings``."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal
 
@@ -12,8 +13,9 @@ from hipport.buildfiles.cmake import cmake_findings
 from hipport.buildfiles.cmake_tokens import CMakeSyntaxError, lex_cmake
 from hipport.buildfiles.make import make_findings
 from hipport.buildfiles.options import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse_offload_arch
-from hipport.convert import ConversionResult, apply_findings
-from hipport.edits import Applicability, Edit
+from hipport.convert import (Check, ConversionResult, allowed, apply_findings, choose_check,
+                             unstable)
+from hipport.edits import Edit
 from hipport.findings import Finding
 from hipport.source import is_probably_binary
 
@@ -58,18 +60,34 @@ def convert_build_file(data: bytes, kind: str,
     if is_probably_binary(data):
         finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
         return apply_findings(data, [finding], options.settings)
+    return apply_findings(data, find_build_findings(data, kind, options), options.settings,
+                          BuildVerifier(kind, options))
 
-    def verify(output: bytes, had_skips: bool, _edits: tuple[Edit, ...]) -> Finding | None:
-        again = find_build_findings(output, kind, options)
-        if any(f.code == "HP655" for f in again):
+
+@dataclass(frozen=True)
+class BuildVerifier:
+    """A converted build file must still lex and, converted again, change
+    nothing (no edit of a build file is stable by construction)."""
+
+    kind: str
+    options: BuildOptions
+
+    def __call__(self, output: bytes, had_skips: bool,
+                 edits: tuple[Edit, ...]) -> Finding | None:
+        check = choose_check(self.options.settings, had_skips, stable_by_construction=False)
+        if self.kind == "cmake" and not _lexes(output):
             return Finding("HP003", "the converted build file would not lex; left unchanged",
                            0, 0)
-        needed = Applicability.UNSAFE if options.settings.unsafe_fixes else Applicability.SAFE
-        leftover = [f for f in again if f.fix is not None and f.fix.applicability >= needed]
-        if leftover and not had_skips and options.settings.stability_check:
-            return Finding("HP004", f"converting twice is not stable (second pass: "
-                           f"{leftover[0].message}); file left unchanged", 0, 0)
+        if check is Check.SECOND_PASS:
+            again = find_build_findings(output, self.kind, self.options)
+            leftover = [f for f in again if allowed(f.fix, self.options.settings)]
+            return unstable(leftover[0]) if leftover else None
         return None
 
-    return apply_findings(data, find_build_findings(data, kind, options), options.settings,
-                          verify)
+
+def _lexes(data: bytes) -> bool:
+    try:
+        lex_cmake(data.decode("latin-1"))
+    except CMakeSyntaxError:
+        return False
+    return True

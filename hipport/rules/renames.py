@@ -7,7 +7,7 @@ from hipport.codes import LIBRARY_CODES
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Reference, Role
-from hipport.rules import ARGUMENT_RULES, Context, file_rule
+from hipport.rules import Context, argument_rules, file_rule
 from hipport.table.schema import Mapping, Status, parse_version
 
 
@@ -49,7 +49,7 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
         edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
     detail = ""
     if entry.rule is not None:
-        outcome = ARGUMENT_RULES[entry.rule](ctx.data, ref)
+        outcome = argument_rules()[entry.rule](ctx.data, ref)
         if outcome is None:
             return _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
                             f"rewritten ({entry.rule}) and this use is not a plain call; "

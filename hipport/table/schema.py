@@ -13,7 +13,6 @@ LIBRARIES = (
     "cudnn", "headers",
 )
 KINDS = ("function", "type", "enum", "macro", "header", "device_function", "namespace")
-RULES = ("drop-first-argument", "wrap-symbol-argument", "wrap-second-symbol-argument")
 VERSION_KEYS = ("added", "deprecated", "removed")
 
 

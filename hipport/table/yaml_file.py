@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml
 
 from hipport.errors import MappingFileError
-from hipport.table.schema import (KINDS, LIBRARIES, RULES, SCHEMA_ID, VERSION_KEYS, Mapping,
+from hipport.table.schema import (KINDS, LIBRARIES, SCHEMA_ID, VERSION_KEYS, Mapping,
                                   Status)
 
 
@@ -121,10 +121,18 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
         hip_library=hip_library,
         note=reader.string(fields["note"], f"{where}.note") if "note" in fields else None,
         unsafe=applicability == "unsafe",
-        rule=reader.string(fields["rule"], f"{where}.rule", RULES) if "rule" in fields else None,
+        rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
+        if "rule" in fields else None,
         cuda_version=reader.versions(fields["cuda_version"], f"{where}.cuda_version")
         if "cuda_version" in fields else (),
         rocm_version=reader.versions(fields["rocm_version"], f"{where}.rocm_version")
         if "rocm_version" in fields else (),
         origin=f"{reader.path}:{node.start_mark.line + 1}",
     )
+
+
+def _rule_names() -> tuple[str, ...]:
+    """The argument rules a ``rule:`` key may name: those registered."""
+    from hipport.rules import argument_rules
+
+    return tuple(argument_rules())

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from hipport.cli import cli
 from hipport.diagnostics.hazards import HAZARDS_CODES
-from hipport.rules import FILE_RULES
+from hipport.rules import file_rules
 from tools import gen_code_docs
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "codes"
@@ -32,7 +32,7 @@ def test_explain_prints_the_explanation(code):
 
 
 def test_hazard_rules_are_registered():
-    assert sum(name.startswith("hazard-") for name in FILE_RULES) >= 13
+    assert sum(name.startswith("hazard-") for name in file_rules()) >= 13
 
 
 def test_checked_in_code_pages_are_current():

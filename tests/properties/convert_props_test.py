@@ -129,22 +129,22 @@ _SHORTCUTS: list[bool] = []
 def test_second_pass_shortcut_hides_nothing(source, config):
     """Whenever ``stable_edits`` lets a file skip the second pass, the full
     second pass agrees: no new parse error, nothing left to fix."""
-    from hipport.convert import _allowed, _verify, find_fixes
+    from hipport.convert import Check, SourceVerifier, allowed, collect_findings
     from hipport.stable_edits import needs_second_pass
     from hipport.table import load_table
 
     table, backend = load_table(), SyntaxBackend()
-    first = find_fixes(source, backend, table, config)
-    fixes = [f.fix for f in first.findings if f.fix is not None and _allowed(f.fix, config)]
+    first = collect_findings(source, backend, table, config)
+    fixes = [f.fix for f in first.findings if f.fix is not None and allowed(f.fix, config)]
     applied = apply_fixes(source, fixes)
     if applied.skipped or applied.data == source:
         return
-    edits = sorted(e for fix in applied.applied for e in fix.edits)
+    edits = tuple(sorted(e for fix in applied.applied for e in fix.edits))
     if needs_second_pass(source, first.analysis, edits, table):
         return
     _SHORTCUTS.append(True)
-    assert _verify(applied.data, first.analysis.error_count, backend, table, config,
-                   expect_stable=True) is None
+    full = SourceVerifier(source, first, backend, table, config, force=Check.SECOND_PASS)
+    assert full(applied.data, False, edits) is None
 
 
 def test_the_shortcut_property_was_exercised():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipport.convert import _allowed, find_fixes
+from hipport.convert import allowed, collect_findings
 from hipport.edits import Edit, apply_fixes
 from hipport.parse.syntax import SyntaxBackend
 from hipport.settings import Settings
@@ -18,8 +18,8 @@ BACKEND = SyntaxBackend()
 def conversion_edits(source: bytes, table: MappingTable = TABLE,
                      settings: Settings = Settings()) -> tuple[bool, bytes]:
     """(needs a second pass, output) for the edits hipport itself makes."""
-    first = find_fixes(source, BACKEND, table, settings)
-    fixes = [f.fix for f in first.findings if f.fix is not None and _allowed(f.fix, settings)]
+    first = collect_findings(source, BACKEND, table, settings)
+    fixes = [f.fix for f in first.findings if f.fix is not None and allowed(f.fix, settings)]
     applied = apply_fixes(source, fixes)
     edits = sorted(e for fix in applied.applied for e in fix.edits)
     return needs_second_pass(source, first.analysis, edits, table), applied.data

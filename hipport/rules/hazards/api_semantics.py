@@ -7,7 +7,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import hazard, matches, text
+from hipport.rules.hazards.nodes import query, hazard, matches, text
 
 _MANAGED = ("HP506", "unified memory on AMD needs XNACK (HSA_XNACK=1 on a GPU that has "
             "it); otherwise managed memory is not migrated on demand and this hint "
@@ -31,7 +31,7 @@ SEMANTICS: dict[str, tuple[str, str]] = {
     "CUDA_API_PER_THREAD_DEFAULT_STREAM": _STREAM,
 }
 _NAMES = " ".join(f'"{n}"' for n in sorted(SEMANTICS))
-_QUERY = f"((identifier) @name (#any-of? @name {_NAMES}))"
+_QUERY = query(f"((identifier) @name (#any-of? @name {_NAMES}))")
 _DECLARING = frozenset({"function_declarator", "init_declarator", "preproc_def",
                         "preproc_function_def", "parameter_declaration", "declaration"})
 

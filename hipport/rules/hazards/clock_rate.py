@@ -7,12 +7,12 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import may_hold_device_code, hazard, in_device_code, matches, text
+from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, in_device_code, matches, text
 
-_QUERY = """
+_QUERY = query("""
 (call_expression function: (identifier) @clock
   (#any-of? @clock "clock" "clock64") arguments: (argument_list) @arguments) @call
-"""
+""")
 
 
 @file_rule("hazard-clock-rate")

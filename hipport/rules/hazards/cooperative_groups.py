@@ -7,7 +7,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import hazard, matches, text
+from hipport.rules.hazards.nodes import query, hazard, matches, text
 
 MISSING = frozenset({
     "reduce", "inclusive_scan", "exclusive_scan", "memcpy_async", "wait", "wait_prior",
@@ -15,7 +15,7 @@ MISSING = frozenset({
     "plus", "less", "greater", "bit_and", "bit_or", "bit_xor", "block_tile_memory",
 })
 _NAMES = " ".join(f'"{n}"' for n in sorted(MISSING))
-_QUERY = f"""
+_QUERY = query(f"""
 (namespace_alias_definition name: (namespace_identifier) @alias
   (namespace_identifier) @target (#eq? @target "cooperative_groups"))
 (qualified_identifier scope: (namespace_identifier) @scope
@@ -23,7 +23,7 @@ _QUERY = f"""
          (template_function name: (identifier) @name)
          (template_type name: (type_identifier) @name)]
   (#any-of? @name {_NAMES})) @use
-"""
+""")
 
 
 @file_rule("hazard-cooperative-groups")

@@ -6,14 +6,14 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import may_hold_device_code, enclosing_function, hazard, is_device_function, \
+from hipport.rules.hazards.nodes import query, may_hold_device_code, enclosing_function, hazard, is_device_function, \
     matches, text
 
-_QUERY = """
+_QUERY = query("""
 (call_expression function: (_) @kernel (kernel_call_syntax)) @launch
 (call_expression function: (identifier) @api
   (#any-of? @api "cudaLaunchKernel" "cudaGraphLaunch" "cudaDeviceSynchronize")) @launch
-"""
+""")
 
 
 @file_rule("hazard-device-launch")

@@ -7,7 +7,7 @@ from typing import Iterator
 from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import hazard, matches, replace, text
+from hipport.rules.hazards.nodes import query, hazard, matches, replace, text
 
 # cudaDeviceProp (CUDA 13) minus hipDeviceProp_t (hip_runtime_api.h, ROCm 5.2).
 MISSING = frozenset({
@@ -40,7 +40,7 @@ DIFFERENT = {
 _FIELDS = " ".join(f'"{f}"' for f in sorted(MISSING | set(RENAMED) | set(DIFFERENT)))
 # Predicates only on identifiers: a predicate decodes its node's text, and a
 # larger node (`struct\x80 cudaDeviceProp`) may hold bytes that are not UTF-8.
-_QUERY = f"""
+_QUERY = query(f"""
 (declaration type: [(type_identifier) @type (struct_specifier name: (type_identifier) @type)]
   declarator: (_) @declarator (#eq? @type "cudaDeviceProp"))
 (parameter_declaration type: [(type_identifier) @type
@@ -48,7 +48,7 @@ _QUERY = f"""
   declarator: (_) @declarator (#eq? @type "cudaDeviceProp"))
 (field_expression argument: (_) @object field: (field_identifier) @field
   (#any-of? @field {_FIELDS})) @use
-"""
+""")
 
 
 def _declared_name(declarator_text: str) -> str:

@@ -11,15 +11,15 @@ from hipport.edits import Applicability, Edit
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import Variables, variables
-from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, replace, text
+from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, matches, replace, text
 
-_QUERY = """
+_QUERY = query("""
 (binary_expression
   left: (_) @left
   operator: ["%" "/" "&" ">>" "==" "!="] @op
   right: (number_literal) @number
   (#match? @number "^(32|31|5|0[xX]1[fF]|0[xX]20)[uUlL]*$")) @expr
-"""
+""")
 _VALUE = {"32": 32, "31": 31, "5": 5, "0x1f": 31, "0x20": 32}
 
 

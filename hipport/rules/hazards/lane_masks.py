@@ -16,9 +16,9 @@ from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import Variables, variables
-from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, replace, text
+from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, matches, replace, text
 
-_QUERY = """
+_QUERY = query("""
 (binary_expression left: (_) @left operator: ["==" "!=" "&" "^" "|"] @op
   right: (_) @mask) @compare
 (binary_expression left: (number_literal) @one operator: "<<" right: (_) @shift
@@ -26,7 +26,7 @@ _QUERY = """
 (declaration type: (_) @type declarator: (init_declarator value: (_) @value)) @declaration
 (call_expression function: (identifier) @bitfn arguments: (argument_list . (_) @argument)
   (#any-of? @bitfn "__popc" "__ffs" "__clz" "__brev" "__fns")) @bitcall
-"""
+""")
 _FULL_32 = frozenset({"0xffffffff", "~0u", "~0U", "0xffffffffu", "0xffffffffU", "4294967295u",
                       "(~0u)", "-1u", "0xFFFFFFFF", "0xFFFFFFFFu", "0xFFFFFFFFU", "0xffffffffUL"})
 _NARROW_TYPES = frozenset({"unsigned", "unsigned int", "int", "uint32_t", "unsigned long",

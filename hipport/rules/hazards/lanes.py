@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, Tree
 
 from hipport.rules import Context
-from hipport.rules.hazards.nodes import identifiers, text, tree_matches
+from hipport.rules.hazards.nodes import query, identifiers, text, tree_matches
 
-_QUERY = """
+_QUERY = query("""
 (init_declarator declarator: (identifier) @name value: (_) @value)
 (assignment_expression left: (identifier) @name operator: "=" right: (_) @value)
-"""
+""")
 THREAD_SOURCES = frozenset({"threadIdx", "hipThreadIdx_x", "__lane_id", "__lanemask_lt"})
 VOTES = frozenset({"__ballot_sync", "__ballot", "__activemask", "__ballot64"})
 _THREAD_NAME = re.compile(r"(?i)^(l?tid[xyz]?|thread_?id[xyz]?|thread_?idx[xyz]?|thread_?rank)$")

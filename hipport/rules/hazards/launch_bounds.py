@@ -8,9 +8,9 @@ from typing import Iterator
 from hipport.edits import Applicability, Edit
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import hazard, matches, text
+from hipport.rules.hazards.nodes import query, hazard, matches, text
 
-_QUERY = "(launch_bounds) @bounds"
+_QUERY = query("(launch_bounds) @bounds")
 
 
 @file_rule("hazard-launch-bounds")

@@ -11,7 +11,7 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.syntax import LANGUAGE
-from hipport.rules import Context
+from hipport.rules.registry import Context, warm_up_step
 
 Match = dict[str, list[Node]]
 DEVICE_QUALIFIERS = frozenset({"__global__", "__device__"})
@@ -43,10 +43,14 @@ def matches(ctx: Context, source: str, node: Node | None = None) -> Iterator[Mat
 _KNOWN_QUERIES: list[str] = []
 
 
-def register_queries(sources: Iterable[str]) -> None:
-    _KNOWN_QUERIES.extend(s for s in sources if s not in _KNOWN_QUERIES)
+def query(source: str) -> str:
+    """Registers a rule's whole-tree query (at import) and returns it."""
+    if source not in _KNOWN_QUERIES:
+        _KNOWN_QUERIES.append(source)
+    return source
 
 
+@warm_up_step("hazard-queries")
 def compile_registered() -> object:
     return _combined(tuple(_KNOWN_QUERIES))
 

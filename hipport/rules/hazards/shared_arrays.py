@@ -10,14 +10,14 @@ from tree_sitter import Node
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import variables
-from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, text
+from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, matches, text
 
-_QUERY = """
+_QUERY = query("""
 (declaration (type_qualifier "__shared__") declarator: (array_declarator) @array)
 (subscript_expression argument: (identifier) @used indices: (subscript_argument_list (_) @index))
 (subscript_expression argument: (subscript_expression argument: (identifier) @used)
   indices: (subscript_argument_list (_) @index))
-"""
+""")
 
 
 @file_rule("hazard-shared-arrays")

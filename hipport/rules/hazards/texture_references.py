@@ -7,12 +7,12 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import hazard, matches, text
+from hipport.rules.hazards.nodes import query, hazard, matches, text
 
-_QUERY = """
+_QUERY = query("""
 (declaration type: (template_type name: (type_identifier) @kind
   (#any-of? @kind "texture" "surface")) declarator: (_) @name) @declaration
-"""
+""")
 
 
 @file_rule("hazard-texture-references")

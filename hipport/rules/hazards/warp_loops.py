@@ -10,16 +10,16 @@ from tree_sitter import Node
 from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import may_hold_device_code, hazard, matches, replace, text
+from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, matches, replace, text
 
-_LOOPS = """
+_LOOPS = query("""
 (for_statement
   initializer: (declaration declarator: (init_declarator value: (number_literal) @bound))
   body: (_) @body) @loop
 (for_statement
   condition: (binary_expression right: (number_literal) @bound)
   body: (_) @body) @loop
-"""
+""")
 # The raw warp intrinsics (before or after renaming).  Member calls on a
 # cooperative-groups tile are left alone: the tile, not the hardware, sets
 # the width.

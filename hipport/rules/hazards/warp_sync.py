@@ -14,9 +14,9 @@ from tree_sitter import Node
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import may_hold_device_code, enclosing_function, hazard, matches, text
+from hipport.rules.hazards.nodes import query, may_hold_device_code, enclosing_function, hazard, matches, text
 
-_QUERY = """
+_QUERY = query("""
 (template_function name: (identifier) @tile
   arguments: (template_argument_list . (number_literal) @size .)
   (#any-of? @tile "tiled_partition" "thread_block_tile") (#eq? @size "32")) @node
@@ -28,7 +28,7 @@ _QUERY = """
 (parameter_declaration (type_qualifier "volatile") declarator: (_) @volatile)
 (assignment_expression left: (subscript_expression argument: (identifier) @target)
   right: (_) @source) @update
-"""
+""")
 _OFFSETS = frozenset({"1", "2", "4", "8", "16", "32"})
 
 
