@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from hipport.errors import HipportError
+from hipport.filenames import shown, unescape
 from hipport.writing import write_atomic
 
 BASELINE_NAME = ".hipport-baseline.json"
@@ -53,12 +54,14 @@ def fingerprint(rel_path: str, code: str, api: str | None, line: bytes) -> Finge
 
 
 def relative_key(file: Path, root: Path) -> str:
-    """``file`` as the baseline names it: relative to ``root`` when inside it."""
+    """``file`` as the baseline names it: relative to ``root`` when inside it,
+    escaped like every name hipport shows (``hipport.filenames``), so that a
+    name that is not UTF-8 still fits in JSON."""
     absolute = Path(os.path.abspath(file))
     try:
-        return absolute.relative_to(Path(os.path.abspath(root))).as_posix()
+        return shown(absolute.relative_to(Path(os.path.abspath(root))).as_posix())
     except ValueError:
-        return absolute.as_posix()
+        return shown(absolute.as_posix())
 
 
 @dataclass
@@ -146,7 +149,7 @@ def render(counts: Counter[Fingerprint], codes: dict[Fingerprint, str]) -> bytes
                         "api": None if fp.subject == code else fp.subject,
                         "context": fp.context, "count": counts[fp]})
     document = {"version": FORMAT_VERSION, "comment": _COMMENT, "findings": entries}
-    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
 def write(old: Baseline, found: Iterable[tuple[Fingerprint, str]],
@@ -176,5 +179,5 @@ def write(old: Baseline, found: Iterable[tuple[Fingerprint, str]],
 
 
 def _exists(root: Path, key: str) -> bool:
-    path = Path(key)
+    path = Path(os.fsdecode(unescape(key)))
     return (path if path.is_absolute() else root / path).is_file()

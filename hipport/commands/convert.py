@@ -103,7 +103,10 @@ def _leftover(s: Skipped, mode: Mode) -> str:
 
 def _print_result(r: FileResult, req: ConvertRequest) -> None:
     if r.diff:
-        sys.stdout.write(r.diff)
+        # The diff carries the file's own bytes (Latin-1, invalid UTF-8):
+        # written as bytes, whatever encoding the terminal or the pipe has.
+        sys.stdout.flush()
+        sys.stdout.buffer.write(r.diff.encode("utf-8", "surrogateescape"))
     if req.quiet:
         return
     if r.outcome is Outcome.SKIPPED and r.error and r.stats.lines == 0 and not r.findings:
