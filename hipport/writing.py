@@ -58,6 +58,8 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
                 os.chown(tmp, st.st_uid, st.st_gid)
             except (PermissionError, AttributeError):
                 pass
+        else:  # a new file gets the mode the user's umask gives (mkstemp's is 0600)
+            os.chmod(tmp, 0o666 & ~_umask())
         if backup and path.exists():
             _keep_backup(path, path.with_name(path.name + backup), durable)
         os.replace(tmp, path)
@@ -124,6 +126,14 @@ def _keep_backup(path: Path, backup: Path, durable: bool) -> None:
     except BaseException:
         _remove(str(staging))
         raise
+
+
+def _umask() -> int:
+    # Reading the umask means setting it; hipport's processes do not create
+    # files from other threads meanwhile.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _remove(path: str) -> None:
