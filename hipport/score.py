@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from hipport.codes import LEDGER_CODES
 from hipport.findings import LocatedFinding
@@ -9,6 +10,15 @@ from hipport.findings import LocatedFinding
 # Codes whose findings are CUDA references (API renames, includes, launches,
 # argument rules, ledger); hazards and tool problems are not references.
 _REFERENCE_CODES = frozenset({"HP301", "HP302", "HP304", "HP305"})
+
+
+# The code of a file hipport could not read as source text (binary, UTF-16,
+# unreadable): nothing in it was converted or checked, so strict modes fail.
+UNREAD = "HP002"
+
+
+def not_read(findings: Iterable[LocatedFinding]) -> bool:
+    return any(f.code == UNREAD for f in findings)
 
 
 def is_reference(code: str) -> bool:

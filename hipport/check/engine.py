@@ -15,6 +15,7 @@ from hipport.check.model import Violation
 from hipport.check.policy import Selection
 from hipport.findings import LocatedFinding
 from hipport.runner import FileResult, Outcome
+from hipport.score import UNREAD, not_read
 from hipport.source import LineIndex
 
 
@@ -47,6 +48,9 @@ def evaluate(results: Sequence[FileResult], files: dict[str, CheckedFile],
     for result in results:
         if result.outcome is Outcome.FAILED:
             verdict.problems.append(f"{result.display}: {result.error or 'not analysed'}")
+        elif not_read(result.findings):  # binary or UTF-16: skipped, so not checked either
+            reason = next(f.finding.message for f in result.findings if f.code == UNREAD)
+            verdict.problems.append(f"{result.display}: {reason}")
         failing = [f for f in result.findings if selection.fails(f.code)]
         if not failing:
             continue

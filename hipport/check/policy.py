@@ -17,7 +17,7 @@ from pathlib import Path
 from hipport.codes import CODES, LEDGER_CODES, Severity
 from hipport.config import ProjectConfig, Values
 from hipport.errors import UsageError
-from hipport.score import is_reference
+from hipport.score import UNREAD, is_reference
 
 
 class Policy(enum.Enum):
@@ -38,7 +38,8 @@ def default_selects(policy: Policy, code: str) -> bool:
     if _is_hazard(code) and code in CODES and CODES[code].severity is Severity.ERROR:
         return True
     if policy is Policy.HIP_ONLY:
-        return is_reference(code)
+        # A file hipport could not read may hold CUDA: a HIP-only tree cannot pass it.
+        return is_reference(code) or code == UNREAD
     return code in LEDGER_CODES
 
 

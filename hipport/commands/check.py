@@ -26,6 +26,7 @@ from hipport.errors import UsageError
 from hipport.files import Selection as FileSelection
 from hipport.outputs import output_target
 from hipport.runner import FileResult, Job, Mode, RunOptions, default_workers, run_batch
+from hipport.score import UNREAD
 
 # Below this many files, starting worker processes costs more than it saves.
 IN_PROCESS_LIMIT = 200
@@ -287,7 +288,12 @@ def _summary(verdict: Verdict, selection: Selection, baseline: Baseline | None,
         n = len(verdict.new)
         click.echo(f"hipport check: {n} new violation{'s' if n != 1 else ''} in {files} "
                    f"({'; '.join(context)})", err=True)
-        codes = sorted({v.code for v in verdict.new if v.code.startswith("HP")})
+        found = {v.code for v in verdict.new if v.code.startswith("HP")}
+        if UNREAD in found:  # no comment in the file can be read, so none can silence it
+            click.echo(f"  hipport could not read a file ({UNREAD}) that may hold CUDA code: "
+                       f"save it as UTF-8, or leave it out (--exclude, --ignore {UNREAD}).",
+                       err=True)
+        codes = sorted(found - {UNREAD})
         fixable = sorted({v.path for v in verdict.new
                           if v.finding is not None and v.finding.finding.fix is not None})
         if fixable:

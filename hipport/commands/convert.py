@@ -12,6 +12,7 @@ from hipport.commands.common import (FrontEnd, build_settings, check_output_dir,
 from hipport.errors import UsageError
 from hipport.files import Selection, Skipped
 from hipport.runner import FileResult, Mode, Outcome, RunOptions, default_workers, run_batch, tally
+from hipport.score import UNREAD, not_read
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,15 @@ def run_convert(req: ConvertRequest) -> int:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     if run.files_failed:
         return 1
-    if req.strict and run.totals.refs_unconverted:
-        return 1
+    if req.strict:
+        unread = sum(not_read(r.findings) for r in results)
+        if unread:  # they may hold CUDA code nobody has seen
+            click.echo(f"hipport: --strict: {unread} file{'s' if unread != 1 else ''} could "
+                       f"not be read as source text ({UNREAD}) and {'were' if unread != 1 else 'was'} "
+                       "not converted", err=True)
+            return 1
+        if run.totals.refs_unconverted:
+            return 1
     return 0
 
 
