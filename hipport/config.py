@@ -155,6 +155,8 @@ def _read(path: Path) -> dict[str, Any]:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise ConfigError(str(path), "(file)", f"malformed YAML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(str(path), "(file)", "malformed YAML: nested too deeply") from None
         data = {} if data is None else data
         if not isinstance(data, dict):
             raise ConfigError(str(path), "(top)", f"expected a mapping, got {_kind(data)}")
@@ -163,6 +165,8 @@ def _read(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), "(file)", f"malformed TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(str(path), "(file)", "malformed TOML: nested too deeply") from None
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None) -> ProjectConfig:

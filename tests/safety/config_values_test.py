@@ -90,3 +90,30 @@ def test_every_json_writer_refuses_nan():
                 if not (isinstance(value, ast.Constant) and value.value is False):
                     missing.append(f"{path.relative_to(REPO)}:{node.lineno}")
     assert not missing
+
+
+DEEP = 100_000
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("pyproject.toml", "[tool.hipport]\nreport = " + "[" * DEEP + "]" * DEEP + "\n",
+     "malformed TOML: nested too deeply"),
+    ("effort.yaml", "report: " + "[" * DEEP + "]" * DEEP + "\n",
+     "malformed YAML: nested too deeply"),
+])
+def test_deeply_nested_configuration_is_a_clear_error(tree: Path, tmp_path: Path, name, text,
+                                                      words):
+    config = tree / name
+    config.write_text(text)
+    extra = ("--config", str(config)) if name.endswith(".yaml") else ()
+    result = run("report", str(tree), *extra)
+    assert result.exit_code == 2 and words in result.stderr, result.output
+    assert "internal error" not in result.stderr
+
+
+def test_deeply_nested_compile_database_is_a_clear_error(tree: Path, tmp_path: Path):
+    db = tmp_path / "compile_commands.json"
+    db.write_text("[" * DEEP + "]" * DEEP)
+    result = run("convert", str(tree / "a.cu"), "-p", str(db))
+    assert result.exit_code == 2 and "is not valid JSON: nested too deeply" in result.stderr
+    assert "internal error" not in result.stderr
