@@ -7,6 +7,7 @@ that owns the section, through `Values`, so every message names the file and
 the dotted key that failed."""
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 # Checked in this order in each directory (ruff's order: the tool's own file wins).
 CONFIG_NAMES = (".hipport.toml", "pyproject.toml")
+# The largest number any setting takes: weights in person-days, fractions.
+MAXIMUM = 1e9
 # Sections of [tool.hipport]; anything else is a typo and rejected.
 KNOWN_SECTIONS = ("report", "check")
 
@@ -63,6 +66,10 @@ class Values:
         value = self.data.get(name, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(name, f"expected a number, got {_kind(value)}")
+        if not math.isfinite(value):  # TOML `nan`/`inf`, YAML `.nan`/`.inf`
+            raise self.fail(name, f"expected a finite number, got {value!r}")
+        if value > MAXIMUM:  # past this, sums over a large tree overflow to inf
+            raise self.fail(name, f"expected a number of at most {MAXIMUM:g}, got {value!r}")
         if value < minimum or (maximum is not None and value > maximum):
             bound = f"between {minimum:g} and {maximum:g}" if maximum is not None \
                 else f"at least {minimum:g}"
@@ -148,6 +155,8 @@ def _read(path: Path) -> dict[str, Any]:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise ConfigError(str(path), "(file)", f"malformed YAML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(str(path), "(file)", "malformed YAML: nested too deeply") from None
         data = {} if data is None else data
         if not isinstance(data, dict):
             raise ConfigError(str(path), "(top)", f"expected a mapping, got {_kind(data)}")
@@ -156,6 +165,8 @@ def _read(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), "(file)", f"malformed TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(str(path), "(file)", "malformed TOML: nested too deeply") from None
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None) -> ProjectConfig:

@@ -2,9 +2,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from hipport.codes import CODES
+from hipport.diagnostics.model import FileEffect
 from hipport.findings import LocatedFinding
+
+
+# The code of a file hipport could not read as source text (binary, UTF-16),
+# named in messages; nothing in such a file was converted or checked, so
+# strict modes fail.
+UNREAD = "HP002"
+
+
+def not_read(findings: Iterable[LocatedFinding]) -> LocatedFinding | None:
+    """The finding saying the file was skipped unread, if there is one."""
+    return next((f for f in findings if CODES[f.code].effect is FileEffect.SKIPPED), None)
 
 
 def is_reference(code: str) -> bool:

@@ -57,6 +57,8 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
                 os.chown(tmp, st.st_uid, st.st_gid)
             except (PermissionError, AttributeError):
                 pass
+        else:  # a new file gets the mode the user's umask gives (mkstemp's is 0600)
+            os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:  # KeyboardInterrupt too: never leave the temporary behind
         remove_quietly(tmp)
@@ -104,6 +106,14 @@ def copy_file(source: Path, target: Path) -> None:
     except BaseException:
         remove_quietly(tmp)
         raise
+
+
+def _umask() -> int:
+    # Reading the umask means setting it; hipport's processes do not create
+    # files from other threads meanwhile.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def remove_quietly(path: str) -> None:

@@ -21,10 +21,16 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from hipport.errors import HipportError
+from hipport.filenames import shown, shown_path, unescape
 from hipport.writing import write_atomic
 
 BASELINE_NAME = ".hipport-baseline.json"
 FORMAT_VERSION = 1
+# How to recover from a baseline hipport cannot read.  `--write-baseline`
+# refuses to overwrite it: the entries of files not checked this time would be
+# lost without a word.
+_START_OVER = ("; or delete the file and run `hipport check --write-baseline` over the "
+               "whole tree to start over")
 _COMMENT = ("Known violations that `hipport check` does not fail on. Regenerate with "
             "`hipport check --write-baseline`; review additions like code.")
 
@@ -53,12 +59,14 @@ def fingerprint(rel_path: str, code: str, api: str | None, line: bytes) -> Finge
 
 
 def relative_key(file: Path, root: Path) -> str:
-    """``file`` as the baseline names it: relative to ``root`` when inside it."""
+    """``file`` as the baseline names it: relative to ``root`` when inside it,
+    escaped like every name hipport shows (``hipport.filenames``), so that a
+    name that is not UTF-8 still fits in JSON."""
     absolute = Path(os.path.abspath(file))
     try:
-        return absolute.relative_to(Path(os.path.abspath(root))).as_posix()
+        return shown(absolute.relative_to(Path(os.path.abspath(root))).as_posix())
     except ValueError:
-        return absolute.as_posix()
+        return shown(absolute.as_posix())
 
 
 @dataclass
@@ -77,17 +85,26 @@ class Baseline:
     @classmethod
     def load(cls, path: Path) -> Baseline:
         """The baseline at ``path``; empty when there is no such file."""
+        where = shown_path(path)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return cls(path)
         except (OSError, UnicodeDecodeError) as exc:
-            raise BaselineError(f"{path}: cannot read the baseline: {exc}") from None
+            raise BaselineError(f"{where}: cannot read the baseline: {exc}") from None
+        conflict = _conflict_line(text)
+        if conflict:
+            raise BaselineError(f"{where}:{conflict}: the baseline holds unresolved git merge "
+                                f"conflict markers; resolve the conflict (keep the entries of "
+                                f"both sides){_START_OVER}")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise BaselineError(f"{path}: malformed baseline JSON: {exc}; regenerate it with "
-                                "`hipport check --write-baseline`") from None
+            raise BaselineError(f"{where}: malformed baseline JSON: {exc}; fix it{_START_OVER}") \
+                from None
+        except RecursionError:
+            raise BaselineError(f"{where}: malformed baseline JSON: nested too deeply; fix it"
+                                f"{_START_OVER}") from None
         baseline = cls(path)
         for fp, code, count in _entries(data, path):
             baseline.counts[fp] += count
@@ -108,16 +125,23 @@ class Baseline:
         return out
 
 
+def _conflict_line(text: str) -> int:
+    """The line of the first git conflict marker in ``text``; 0 if none."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line in ("<<<<<<<", ">>>>>>>"):
+            return number
+    return 0
+
+
 def _entries(data: Any, path: Path) -> Iterable[tuple[Fingerprint, str, int]]:
     if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
-        raise BaselineError(f"{path}: not a hipport baseline (expected a JSON object with "
-                            f'"version": {FORMAT_VERSION}); regenerate it with '
-                            "`hipport check --write-baseline`")
+        raise BaselineError(f"{shown_path(path)}: not a hipport baseline (expected a JSON "
+                            f'object with "version": {FORMAT_VERSION}){_START_OVER}')
     findings = data.get("findings", [])
     if not isinstance(findings, list):
-        raise BaselineError(f'{path}: "findings" must be a list')
+        raise BaselineError(f'{shown_path(path)}: "findings" must be a list{_START_OVER}')
     for i, entry in enumerate(findings):
-        where = f"{path}: findings[{i}]"
+        where = f"{shown_path(path)}: findings[{i}]"
         if not isinstance(entry, dict):
             raise BaselineError(f"{where}: expected an object")
         strings = {k: entry.get(k) for k in ("path", "code", "context")}
@@ -146,7 +170,7 @@ def render(counts: Counter[Fingerprint], codes: dict[Fingerprint, str]) -> bytes
                         "api": None if fp.subject == code else fp.subject,
                         "context": fp.context, "count": counts[fp]})
     document = {"version": FORMAT_VERSION, "comment": _COMMENT, "findings": entries}
-    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
 def write(old: Baseline, found: Iterable[tuple[Fingerprint, str]],
@@ -171,10 +195,11 @@ def write(old: Baseline, found: Iterable[tuple[Fingerprint, str]],
     try:
         write_atomic(old.path, render(counts, codes))
     except OSError as exc:
-        raise BaselineError(f"{old.path}: cannot write the baseline: {exc.strerror}") from None
+        raise BaselineError(f"{shown_path(old.path)}: cannot write the baseline: {exc.strerror}; "
+                            "the previous baseline is unchanged") from None
     return sum(counts.values()), dropped
 
 
 def _exists(root: Path, key: str) -> bool:
-    path = Path(key)
+    path = Path(os.fsdecode(unescape(key)))
     return (path if path.is_absolute() else root / path).is_file()

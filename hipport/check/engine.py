@@ -15,6 +15,7 @@ from hipport.check.model import Violation
 from hipport.check.policy import Selection
 from hipport.findings import LocatedFinding
 from hipport.runner import FileResult, Outcome
+from hipport.score import not_read
 from hipport.source import LineIndex
 
 
@@ -47,6 +48,9 @@ def evaluate(results: Sequence[FileResult], files: dict[str, CheckedFile],
     for result in results:
         if result.outcome is Outcome.FAILED:
             verdict.problems.append(f"{result.display}: {result.error or 'not analysed'}")
+        elif (unread := not_read(result.findings)) is not None:
+            # binary or UTF-16: skipped, so not checked either
+            verdict.problems.append(f"{result.display}: {unread.finding.message}")
         failing = [f for f in result.findings if selection.fails(f.code)]
         if not failing:
             continue

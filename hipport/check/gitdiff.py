@@ -4,7 +4,12 @@ of REV and HEAD).
 
 Git is run as a subprocess with the options that make its output
 predictable whatever the user's configuration (prefixes, quoting, external
-diff drivers, colour)."""
+diff drivers, colour).  File names cross as NUL-separated bytes (`-z`) wherever
+git offers it: the changed files come from `--name-only -z`, index copies are
+asked for on stdin with `-z`.  The patch itself has no `-z` form; its `+++`
+headers are decoded (C quoting, the tab git adds after a name with a space)
+and every name read there must be one of the `-z` names, else the run stops
+with an error instead of silently checking less."""
 from __future__ import annotations
 
 import os
@@ -16,6 +21,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from hipport.errors import UsageError
+from hipport.filenames import shown_path
 
 # Neutralise configuration that changes the shape of `git diff` output.
 _CONFIG = ("-c", "core.quotePath=false", "-c", "diff.noprefix=false",
@@ -39,11 +45,11 @@ class Change:
     description: str  # "staged changes" / "changes since origin/main (merge base abc123)"
 
 
-def git(args: Sequence[str], cwd: Path, what: str) -> str:
+def git(args: Sequence[str], cwd: Path, what: str, stdin: bytes | None = None) -> str:
     """Git's stdout; a clear error when git is missing or fails."""
     try:
         proc = subprocess.run(["git", *_CONFIG, *args], cwd=cwd, capture_output=True,
-                              check=False)
+                              input=stdin, check=False)
     except FileNotFoundError:
         raise GitError(f"{what} needs git, which is not on PATH") from None
     if proc.returncode != 0:
@@ -56,7 +62,9 @@ def git(args: Sequence[str], cwd: Path, what: str) -> str:
 
 
 def repository_root(cwd: Path, what: str) -> Path:
-    return Path(git(["rev-parse", "--show-toplevel"], cwd, what).strip())
+    # Only the newline git ends the line with: a folder name may end in spaces.
+    out = git(["rev-parse", "--show-toplevel"], cwd, what)
+    return Path(out[:-1] if out.endswith("\n") else out)
 
 
 def staged_changes(cwd: Path, pathspecs: Sequence[Path] = ()) -> Change:
@@ -64,8 +72,8 @@ def staged_changes(cwd: Path, pathspecs: Sequence[Path] = ()) -> Change:
     head = _has_head(root)
     # Before the first commit everything staged is new: diff against the empty tree.
     base = "HEAD" if head else _empty_tree(root)
-    out = git([*_DIFF, "--cached", base, "--", *_specs(pathspecs)], root, "--staged")
-    return Change(root, parse_added_lines(out, root), "staged changes")
+    added = _added_lines(["--cached", base, "--", *_specs(pathspecs)], root, "--staged")
+    return Change(root, added, "staged changes")
 
 
 def changes_since(rev: str, cwd: Path, pathspecs: Sequence[Path] = ()) -> Change:
@@ -82,9 +90,21 @@ def changes_since(rev: str, cwd: Path, pathspecs: Sequence[Path] = ()) -> Change
     except GitError:
         raise GitError(f"{what}: {rev} and HEAD have no common ancestor here (a shallow "
                        "clone? fetch more history, e.g. `fetch-depth: 0` in CI)") from None
-    out = git([*_DIFF, base, "--", *_specs(pathspecs)], root, what)
-    return Change(root, parse_added_lines(out, root),
-                  f"changes since {rev} (merge base {base[:12]})")
+    added = _added_lines([base, "--", *_specs(pathspecs)], root, what)
+    return Change(root, added, f"changes since {rev} (merge base {base[:12]})")
+
+
+def _added_lines(args: Sequence[str], root: Path, what: str) -> dict[Path, frozenset[int]]:
+    """The lines the diff ``args`` adds, by file; each file name checked
+    against git's NUL-separated list of the files that diff changes."""
+    names = git([*_DIFF, "--name-only", "-z", *args], root, what)
+    changed = {root / name for name in names.split("\0") if name}
+    added = parse_added_lines(git([*_DIFF, *args], root, what), root)
+    unknown = sorted(set(added) - changed)
+    if unknown:
+        raise GitError(f"{what}: could not read the file name `{shown_path(unknown[0])}` in "
+                       "git's diff output; please report this with the file's name")
+    return added
 
 
 def unstaged_files(root: Path) -> set[Path]:
@@ -100,7 +120,9 @@ def index_copies(root: Path, files: Iterable[Path]) -> tuple[tempfile.TemporaryD
     caller must clean up: the check reads what will be committed."""
     folder = tempfile.TemporaryDirectory(prefix="hipport-staged-")
     rel = [f.relative_to(root).as_posix() for f in files]
-    git(["checkout-index", f"--prefix={folder.name}{os.sep}", "--", *rel], root, "--staged")
+    names = b"".join(os.fsencode(r) + b"\0" for r in rel)
+    git(["checkout-index", f"--prefix={folder.name}{os.sep}", "-z", "--stdin"], root,
+        "--staged", stdin=names)
     return folder, {f: Path(folder.name) / r for f, r in zip(files, rel)}
 
 
@@ -136,8 +158,7 @@ def parse_added_lines(diff: str, root: Path) -> dict[Path, frozenset[int]]:
         if line.startswith("diff --git "):
             current = None
         elif line.startswith("+++ "):
-            name = line[4:]
-            current = None if name == "/dev/null" else root / _unquote(name)[2:]
+            current = _new_name(line[4:], root)
         elif line.startswith("@@ "):
             match = _HUNK.match(line)
             if match is None:
@@ -149,6 +170,19 @@ def parse_added_lines(diff: str, root: Path) -> dict[Path, frozenset[int]]:
                 added.setdefault(current, set()).update(range(start, start + new))
             i = _skip_body(lines, i, old + new)
     return {path: frozenset(numbers) for path, numbers in added.items()}
+
+
+def _new_name(header: str, root: Path) -> Path | None:
+    """The file a `+++ ` header names.  Git quotes a name with control
+    characters, quotes or backslashes (`"b/a\\tb.cu"`), and ends a name that
+    holds a space with a tab (`b/my kernel.cu<TAB>`) for the sake of patch(1)."""
+    if header == "/dev/null":
+        return None
+    if header.startswith('"'):
+        name = _unquote(header)
+    else:
+        name = header[:-1] if header.endswith("\t") else header
+    return root / name[2:]
 
 
 def _skip_body(lines: list[str], i: int, count: int) -> int:

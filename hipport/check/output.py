@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence, TextIO
 from hipport import __version__
 from hipport.check.model import UNUSED_SUPPRESSION, Violation
 from hipport.codes import CODES
+from hipport.filenames import is_escaped, unescape
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -33,13 +34,14 @@ def _name(code: str) -> str:
 
 def _json(violations: Sequence[Violation], out: TextIO) -> None:
     items = [{
-        "path": v.path, "line": v.line, "column": v.column,
+        "path": v.path, **({"path_hex": unescape(v.path).hex()} if is_escaped(v.path) else {}),
+        "line": v.line, "column": v.column,
         "end_line": v.end_line, "end_column": v.end_column,
         "code": v.code, "name": _name(v.code), "severity": _severity(v.code),
         "message": v.message, "api": v.api, "fingerprint": v.fingerprint or None,
     } for v in violations]
     json.dump({"version": 1, "tool": f"hipport {__version__}", "violations": items}, out,
-              indent=2)
+              indent=2, allow_nan=False)
     out.write("\n")
 
 
@@ -72,7 +74,7 @@ def _sarif(violations: Sequence[Violation], out: TextIO) -> None:
                                       "informationUri": INFORMATION_URI, "rules": rules}},
                   "columnKind": "unicodeCodePoints", "results": results}],
     }
-    json.dump(document, out, indent=2)
+    json.dump(document, out, indent=2, allow_nan=False)
     out.write("\n")
 
 

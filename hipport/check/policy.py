@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.codes import CODES, Severity
-from hipport.diagnostics.model import Category
+from hipport.diagnostics.model import Category, FileEffect
 from hipport.config import ProjectConfig, Values
 from hipport.errors import UsageError
 
@@ -37,7 +37,8 @@ def default_selects(policy: Policy, code: str) -> bool:
     if known.category is Category.HAZARD and known.severity is Severity.ERROR:
         return True
     if policy is Policy.HIP_ONLY:
-        return known.reference
+        # A file hipport could not read may hold CUDA: a HIP-only tree cannot pass it.
+        return known.reference or known.effect is FileEffect.SKIPPED
     return known.unconverted
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from hipport.check.baseline import (BASELINE_NAME, Baseline, BaselineError, relative_key,
+from hipport.check.baseline import (BASELINE_NAME, Baseline, relative_key,
                                     write)
 from hipport.check.engine import CheckedFile, Verdict, evaluate
 from hipport.check.gitdiff import (Change, GitError, changes_since, index_copies,
@@ -24,7 +24,9 @@ from hipport.commands.common import FrontEnd, build_settings, collect_jobs, disp
 from hipport.config import load_config
 from hipport.errors import UsageError
 from hipport.files import Selection as FileSelection
+from hipport.outputs import output_target
 from hipport.runner import FileResult, Job, Mode, RunOptions, default_workers, run_batch
+from hipport.score import UNREAD
 
 # Below this many files, starting worker processes costs more than it saves.
 IN_PROCESS_LIMIT = 200
@@ -93,8 +95,11 @@ def run_check(req: CheckRequest) -> int:
         change = staged_changes(cwd, req.paths)
     elif req.diff_base:
         change = changes_since(req.diff_base, cwd, req.paths)
+    path = _baseline_path(req, config, start, change, cwd)
+    if req.write_baseline and path is not None:  # never over code (hard links: below)
+        output_target(path, "baseline", req.paths, files)
     # Read before the analysis: a damaged baseline fails fast.
-    old = _load_baseline(_baseline_path(req, config, start, change, cwd), req.write_baseline)
+    old = _load_baseline(path)
     targets = _diff_targets(change, req.paths, files) if change is not None else list(req.paths)
     if not targets:
         render(req.output_format, [], sys.stdout)  # an empty document for json/sarif
@@ -106,6 +111,8 @@ def run_check(req: CheckRequest) -> int:
 
     with _Cleanup() as cleanup:
         jobs, skipped = collect_jobs(targets, Mode.CHECK, files)
+        if req.write_baseline and old is not None:
+            output_target(old.path, "baseline", targets, files, jobs)
         checked = {job.display: CheckedFile(job.display, job.source, job.source)
                    for job in jobs}
         if req.staged and change is not None:
@@ -214,15 +221,10 @@ def _baseline_path(req: CheckRequest, config: CheckConfig, start: Path,
         return cwd / BASELINE_NAME
 
 
-def _load_baseline(path: Path | None, rewriting: bool) -> Baseline | None:
-    if path is None:
-        return None
-    try:
-        return Baseline.load(path)
-    except BaselineError:
-        if rewriting:  # regenerating is how a damaged baseline is repaired
-            return Baseline(path)
-        raise
+def _load_baseline(path: Path | None) -> Baseline | None:
+    # A baseline hipport cannot read is an error even with --write-baseline:
+    # rewriting it would drop the entries of every file not checked this time.
+    return Baseline.load(path) if path is not None else None
 
 
 def _write_baseline(old: Baseline, results: list[FileResult],
@@ -286,7 +288,12 @@ def _summary(verdict: Verdict, selection: Selection, baseline: Baseline | None,
         n = len(verdict.new)
         click.echo(f"hipport check: {n} new violation{'s' if n != 1 else ''} in {files} "
                    f"({'; '.join(context)})", err=True)
-        codes = sorted({v.code for v in verdict.new if v.code.startswith("HP")})
+        found = {v.code for v in verdict.new if v.code.startswith("HP")}
+        if UNREAD in found:  # no comment in the file can be read, so none can silence it
+            click.echo(f"  hipport could not read a file ({UNREAD}) that may hold CUDA code: "
+                       f"save it as UTF-8, or leave it out (--exclude, --ignore {UNREAD}).",
+                       err=True)
+        codes = sorted(found - {UNREAD})
         fixable = sorted({v.path for v in verdict.new
                           if v.finding is not None and v.finding.finding.fix is not None})
         if fixable:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from hipport.errors import UsageError
+from hipport.filenames import shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
 from hipport.runner import Job, Mode
 from hipport.settings import Settings
@@ -97,10 +98,12 @@ def _job(item: SourcePath, mode: Mode, out: Path | None, several: bool,
 
 
 def display_path(path: Path) -> str:
+    """``path`` for messages and reports: relative to the current directory
+    when inside it, escaped by ``hipport.filenames.shown``."""
     try:
-        return str(path.relative_to(Path.cwd()))
+        return shown_path(path.relative_to(Path.cwd()))
     except ValueError:
-        return str(path)
+        return shown_path(path)
 
 
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,

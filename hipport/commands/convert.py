@@ -14,6 +14,7 @@ from hipport.errors import UsageError
 from hipport.files import Selection, Skipped
 from hipport.locking import writing_under
 from hipport.runner import FileResult, Mode, Outcome, RunOptions, default_workers, run_batch, tally
+from hipport.score import UNREAD, not_read
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,15 @@ def run_convert(req: ConvertRequest) -> int:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     if run.files_failed:
         return 1
-    if req.strict and run.totals.refs_unconverted:
-        return 1
+    if req.strict:
+        unread = sum(not_read(r.findings) is not None for r in results)
+        if unread:  # they may hold CUDA code nobody has seen
+            click.echo(f"hipport: --strict: {unread} file{'s' if unread != 1 else ''} could "
+                       f"not be read as source text ({UNREAD}) and {'were' if unread != 1 else 'was'} "
+                       "not converted", err=True)
+            return 1
+        if run.totals.refs_unconverted:
+            return 1
     return 0
 
 
@@ -112,7 +120,10 @@ def _leftover(s: Skipped, mode: Mode) -> str:
 
 def _print_result(r: FileResult, req: ConvertRequest) -> None:
     if r.diff:
-        sys.stdout.write(r.diff)
+        # The diff carries the file's own bytes (Latin-1, invalid UTF-8):
+        # written as bytes, whatever encoding the terminal or the pipe has.
+        sys.stdout.flush()
+        sys.stdout.buffer.write(r.diff.encode("utf-8", "surrogateescape"))
     if req.quiet:
         return
     if r.outcome is Outcome.SKIPPED and r.error and r.stats.lines == 0 and not r.findings:

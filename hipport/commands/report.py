@@ -13,7 +13,9 @@ import click
 from hipport.commands.common import FrontEnd, build_settings, collect_jobs, display_path
 from hipport.config import load_config
 from hipport.errors import UsageError
+from hipport.filenames import shown_path
 from hipport.files import Selection
+from hipport.outputs import output_target, write_output
 from hipport.report import ALIASES, FORMATS, render
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
@@ -48,6 +50,8 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     settings = build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version)
     selection = Selection(req.include, req.exclude, build_files=req.build_files)
     jobs, skipped = collect_jobs(req.paths, Mode.CHECK, selection)
+    if req.output is not None:  # refused before any work: a report never replaces code
+        output_target(req.output, "report", req.paths, selection, jobs)
     backend, backend_options = req.front_end.run_options()
     options = RunOptions(Mode.CHECK, settings, req.rules, backend, backend_options,
                          debug=req.debug, cache=req.cache)
@@ -96,13 +100,9 @@ def run_report(req: ReportRequest) -> int:
         return 0
     buffer = io.StringIO()
     render(name, report, buffer)
-    try:
-        req.output.parent.mkdir(parents=True, exist_ok=True)
-        req.output.write_text(buffer.getvalue(), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write the report to {req.output}: {exc.strerror}") from None
+    write_output(req.output.resolve(), buffer.getvalue().encode("utf-8"), "report")
     if not req.quiet:
-        click.echo(f"wrote {req.output} ({name}): {headline(report)}", err=True)
+        click.echo(f"wrote {shown_path(req.output)} ({name}): {headline(report)}", err=True)
     return 0
 
 

@@ -37,6 +37,8 @@ def load(path: str | Path) -> dict[Path, tuple[str, ...]]:
         raise CompileDatabaseError(f"cannot read {db}: {exc.strerror}") from exc
     except ValueError as exc:
         raise CompileDatabaseError(f"{db} is not valid JSON: {exc}") from exc
+    except RecursionError:
+        raise CompileDatabaseError(f"{db} is not valid JSON: nested too deeply") from None
     if not isinstance(entries, list):
         raise CompileDatabaseError(f"{db}: expected a list of compile commands")
     flags: dict[Path, tuple[str, ...]] = {}

@@ -12,6 +12,7 @@ from pathlib import Path
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 
+from hipport.parse.digraphs import spell_out
 from hipport.parse.macros import spelling_only_parameters
 from hipport.parse.model import Analysis, Edited, Include, Launch, Reference, Role, Span
 from hipport.source import LineIndex
@@ -92,10 +93,31 @@ def _used_name(node: Node, result: Analysis) -> tuple[str, Node] | None:
         # `#define FREE(cudaFree) ...`: a parameter, local to its macro (the
         # body's uses are skipped as parameters); the file's other uses stay CUDA's.
         return None
-    if _is_declaration(node, parent):
+    if _is_declaration(node, parent) and not _guessed(node, parent):
         result.declared.add(name)
         return None
     return name, parent
+
+
+# Declarator nodes between a declared name and its whole declaration.
+_DECLARATORS = frozenset({"init_declarator", "pointer_declarator", "reference_declarator",
+                          "array_declarator"})
+
+
+def _guessed(name: Node, parent: Node) -> bool:
+    """Whether the declaration of ``name`` is error recovery's guess: after an
+    unreadable token, `cudaFree(0);` reads as a variable `cudaFree`
+    initialised with 0.  Such a name is not taken for the user's own (which
+    would hide every use of it); it stays a reference, converted or reported.
+    An error after the name (`int cudaX = 1 +;`) leaves the declaration trusted."""
+    node = parent
+    while node.type in _DECLARATORS and node.parent is not None:
+        node = node.parent
+    if not node.has_error:
+        return False
+    return any(child.has_error for child in node.children
+               if child.start_byte < name.start_byte and not (
+                   child.start_byte <= name.start_byte < child.end_byte))
 
 
 def _arguments(arg_list: Node | None) -> tuple[Span, ...] | None:
@@ -112,6 +134,7 @@ class SyntaxBackend:
         self._parser = Parser(LANGUAGE)
 
     def _parse(self, data: bytes, edited: Edited | None) -> Tree:
+        data = spell_out(data)  # same length: offsets hold for the original bytes
         old = edited.analysis.tree if edited is not None else None
         if edited is None or not isinstance(old, Tree):
             return self._parser.parse(data)
@@ -131,7 +154,7 @@ class SyntaxBackend:
         return self._parser.parse(data, tree)
 
     def error_count(self, data: bytes) -> int:
-        return _count_errors(self._parser.parse(data).root_node)[0]
+        return _count_errors(self._parser.parse(spell_out(data)).root_node)[0]
 
     def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None,
                 edited: Edited | None = None) -> Analysis:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from hipport.filenames import is_escaped, unescape
 from hipport.report.model import Report, Tally
 
 
@@ -14,6 +15,11 @@ def _rate(value: float) -> float:
 
 def _days(value: float) -> float:
     return round(value, 3)
+
+
+def _exact(path: str) -> dict[str, str]:
+    """The name's bytes, when ``path`` shows it escaped (``filenames.shown``)."""
+    return {"path_hex": unescape(path).hex()} if is_escaped(path) else {}
 
 
 def tally_dict(t: Tally) -> dict[str, Any]:
@@ -58,12 +64,12 @@ def report_dict(r: Report) -> dict[str, Any]:
             "assumptions": list(e.assumptions),
         },
         "directories": [{"path": d.name, **tally_dict(d.tally)} for d in r.directories],
-        "files": [{"path": f.path, "outcome": f.outcome, **tally_dict(f.tally)}
-                  for f in r.files],
+        "files": [{"path": f.path, **_exact(f.path), "outcome": f.outcome,
+                   **tally_dict(f.tally)} for f in r.files],
         "skipped": list(r.skipped),
     }
 
 
 def render(report: Report, out: TextIO) -> None:
-    json.dump(report_dict(report), out, indent=2)
+    json.dump(report_dict(report), out, indent=2, allow_nan=False)
     out.write("\n")

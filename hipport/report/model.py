@@ -181,7 +181,8 @@ def files_findings(files: Iterable[FileReport]) -> Iterable[tuple[str, LocatedFi
 
 
 def directory_of(path: str) -> str:
-    path = path.replace("\\", "/")
+    # Paths are POSIX names as ``filenames.shown`` escapes them: a backslash
+    # starts an escape (``k\\xff``), it never separates directories.
     return path.rsplit("/", 1)[0] if "/" in path else "."
 
 

@@ -5,11 +5,11 @@ hipport's edits are, so no file contents are needed to write them."""
 from __future__ import annotations
 
 import json
-from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any, TextIO
 from urllib.parse import quote
 
 from hipport.codes import CODES
+from hipport.filenames import unescape
 from hipport.findings import LocatedFinding
 from hipport.report.model import Report, files_findings
 
@@ -20,10 +20,12 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _uri(path: str) -> tuple[str, str | None]:
-    posix = path.replace("\\", "/")
-    if posix.startswith("/") or PureWindowsPath(path).drive:
-        return "file://" + quote(posix if posix.startswith("/") else "/" + posix), None
-    return quote(str(PurePosixPath(posix))), "%SRCROOT%"
+    # ``path`` is shown escaped (hipport.filenames); the URI percent-encodes
+    # the name's exact bytes.
+    name = unescape(path)
+    if name.startswith(b"/"):
+        return "file://" + quote(name), None
+    return quote(name), "%SRCROOT%"
 
 
 def _artifact(path: str) -> dict[str, str]:
@@ -92,5 +94,5 @@ def sarif_dict(report: Report) -> dict[str, Any]:
 
 
 def render(report: Report, out: TextIO) -> None:
-    json.dump(sarif_dict(report), out, indent=2)
+    json.dump(sarif_dict(report), out, indent=2, allow_nan=False)
     out.write("\n")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 
@@ -14,6 +15,52 @@ LIBRARIES = (
 )
 KINDS = ("function", "type", "enum", "macro", "header", "device_function", "namespace")
 VERSION_KEYS = ("added", "deprecated", "removed")
+
+
+# C++23 keywords and alternative tokens (C's own are all among them, bar
+# `restrict` and the underscore ones, which are reserved names anyway).
+CPP_KEYWORDS = frozenset("""
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
+    char16_t char32_t class compl concept const consteval constexpr constinit const_cast
+    continue co_await co_return co_yield decltype default delete do double dynamic_cast else
+    enum explicit export extern false float for friend goto if inline int long mutable
+    namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+    register reinterpret_cast requires restrict return short signed sizeof static
+    static_assert static_cast struct switch template this thread_local throw true try typedef
+    typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq
+""".split())
+# A type may become a one-word fundamental type: `cusolver_int_t` -> `int`.
+FUNDAMENTAL_TYPES = frozenset(
+    "bool char char8_t char16_t char32_t wchar_t short int long signed unsigned float double "
+    "void".split())
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_HEADER_PART = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]*\Z")
+
+
+def target_problem(kind: str, hip: str) -> str | None:
+    """Why ``hip`` cannot replace a CUDA name of ``kind``; None when it can.
+
+    A rename swaps one token for ``hip``, so ``hip`` must be a C/C++ name
+    (``ns::name`` allowed), never blank, never two tokens, never a keyword;
+    a header target is a relative header path."""
+    if kind == "header":
+        parts = hip.split("/")
+        if all(_HEADER_PART.match(p) for p in parts) and not any(p in (".", "..") for p in parts):
+            return None
+        return ("expected a relative header path such as hip/hip_runtime.h (letters, digits, "
+                f"'_', '.', '+', '-' and '/'), got {hip!r}")
+    if kind == "type" and hip in FUNDAMENTAL_TYPES:
+        # One word only: `unsigned long` would break a functional cast `T(x)`.
+        return None
+    parts = hip.split("::")
+    if not all(_IDENTIFIER.match(p) for p in parts):
+        return ("expected a C/C++ name (letters, digits and '_', not starting with a digit; "
+                f"'ns::name' for a qualified one), got {hip!r}")
+    keyword = next((p for p in parts if p in CPP_KEYWORDS), None)
+    if keyword is not None:
+        what = "type" if kind == "type" else kind.replace("_", " ")
+        return f"{keyword!r} is a C++ keyword, not a {what} name"
+    return None
 
 
 class Status(enum.Enum):

@@ -6,7 +6,7 @@ import yaml
 
 from hipport.errors import MappingFileError
 from hipport.table.schema import (KINDS, LIBRARIES, SCHEMA_ID, VERSION_KEYS, Mapping,
-                                  Status)
+                                  Status, target_problem)
 
 
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
@@ -107,6 +107,9 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
                                   tuple(s.value for s in Status))) if "status" in fields \
         else Status.SUPPORTED
     hip = reader.name(fields["hip"], f"{where}.hip") if "hip" in fields else None
+    problem = target_problem(kind, hip) if hip is not None else None
+    if problem is not None:
+        raise reader.fail(fields["hip"], f"{where}.hip", problem)
     if status.converts and hip is None:
         raise reader.fail(node, where, f"{cuda}: status {status.value} needs a 'hip' name")
     applicability = reader.string(fields["applicability"], f"{where}.applicability",

@@ -241,7 +241,14 @@ def test_diff_base(project: Path):
     assert run("--diff-base", "HEAD").exit_code == 0
 
 
-def test_write_baseline_repairs_a_damaged_one(project: Path):
-    (project / ".hipport-baseline.json").write_text("{oops")
+def test_write_baseline_refuses_a_damaged_one_until_it_is_deleted(project: Path):
+    # Rewriting it would silently drop the entries of files not checked now
+    # (issue 14, item 9; more in tests/safety/outputs_test.py).
+    damaged = project / ".hipport-baseline.json"
+    damaged.write_text("{oops")
+    result = run("--write-baseline", "src")
+    assert result.exit_code == 2 and "delete the file" in result.stderr
+    assert damaged.read_text() == "{oops"
+    damaged.unlink()
     assert run("--write-baseline", "src").exit_code == 0
     assert run("src").exit_code == 0

@@ -83,7 +83,7 @@ def test_outcomes_are_counted():
 
 
 @pytest.mark.parametrize("path, directory", [
-    ("a.cu", "."), ("src/a.cu", "src"), ("src/sub/a.cu", "src/sub"), ("src\\a.cu", "src"),
+    ("a.cu", "."), ("src/a.cu", "src"), ("src/sub/a.cu", "src/sub"), ("k\\xff/a\\\\b.cu", "k\\xff"),
 ])
 def test_directory_of(path, directory):
     assert directory_of(path) == directory

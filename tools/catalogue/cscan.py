@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from hipport.table.schema import CPP_KEYWORDS
+
 _TOKEN_RE = re.compile(
     r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|::|\d[\w.]*|\S'
 )
@@ -260,6 +262,8 @@ def _function_name(stmt: list[str]) -> str | None:
                 if k >= 2 and stmt[k - 2] in ("operator", "~", "::", ".", "->", "=", "(", ","):
                     return None
                 if k >= 2 and stmt[k - 2] in ("return", "new", "sizeof"):
+                    return None
+                if name in CPP_KEYWORDS:  # `short(x)`, `operator int()`: never a function
                     return None
                 if k == 1:
                     return None  # a bare call at file scope, e.g. a macro

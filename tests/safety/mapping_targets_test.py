@@ -1,0 +1,93 @@
+"""Mapping targets must be C/C++ names (or header paths): a rules entry whose
+`hip:` is blank, two tokens, a keyword or an expression is refused with its
+key path (docs/safety.md, "Names, outputs and configuration")."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hipport.cli import cli
+from tests.conftest import REPO
+
+CUDA = b"#include <cuda_runtime.h>\nvoid f(float* p) { cudaMalloc(0, 0); cudaFree(p); }\n"
+HEAD = "schema: hipport-mappings/1\nlibrary: runtime\nentries:\n"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, [*args, "-j", "1"], catch_exceptions=False)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.cu").write_bytes(CUDA)
+    return src
+
+
+# -- mapping targets (item 10) -----------------------------------------------
+
+TARGETS = [
+    ("blank", "function", '" "', "expected a C/C++ name"),
+    ("two tokens", "function", '"hip\\nMalloc"', "expected a C/C++ name"),
+    ("spaces inside", "function", '"hip Malloc"', "expected a C/C++ name"),
+    ("keyword for a function", "function", "int", "'int' is a C++ keyword, not a function"),
+    ("keyword for a macro", "macro", "while", "'while' is a C++ keyword"),
+    ("keyword in a qualified name", "type", "hip::class", "'class' is a C++ keyword"),
+    ("expression", "function", '"hipMalloc(0)"', "expected a C/C++ name"),
+    ("leading digit", "enum", "2hipSuccess", "expected a C/C++ name"),
+    ("dangling scope", "type", '"hip::"', "expected a C/C++ name"),
+    ("two-word type", "type", '"unsigned long"', "expected a C/C++ name"),
+    ("header with a space", "header", '"hip/hip runtime.h"', "expected a relative header path"),
+    ("absolute header", "header", "/usr/include/hip.h", "expected a relative header path"),
+    ("header leaving its folder", "header", "../hip.h", "expected a relative header path"),
+]
+
+
+@pytest.mark.parametrize("name, kind, hip, words", TARGETS, ids=[t[0] for t in TARGETS])
+def test_bad_mapping_targets_are_refused(tree: Path, tmp_path: Path, name, kind, hip, words):
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(HEAD + "  - cuda: cudaMalloc\n    hip: hipMalloc\n    kind: function\n"
+                     f"  - cuda: cudaFoo\n    hip: {hip}\n    kind: {kind}\n")
+    result = run("convert", str(tree), "--in-place", "--rules", str(rules))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"hipport: error: {rules}:8: entries[1].hip: "), \
+        result.stderr
+    assert words in result.stderr and result.stderr.count("\n") == 1
+    assert (tree / "a.cu").read_bytes() == CUDA
+
+
+def test_blank_target_no_longer_erases_the_call(tree: Path, tmp_path: Path):
+    # The report of issue 14: `hip: " "` turned cudaMalloc(0,0) into ` (0,0)`.
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(HEAD + '  - cuda: cudaMalloc\n    hip: " "\n    kind: function\n')
+    result = run("convert", str(tree), "--in-place", "--rules", str(rules))
+    assert result.exit_code == 2
+    assert b" (0, 0)" not in (tree / "a.cu").read_bytes()
+
+
+@pytest.mark.parametrize("kind, hip", [
+    ("function", "hipMalloc"), ("type", "hipcub::BlockReduce"), ("type", "int"),
+    ("device_function", "cooperative_groups::this_grid"), ("macro", "__HIP_DEVICE_COMPILE__"),
+    ("header", "hip/hip_runtime.h"), ("header", "hipcub/hipcub.hpp"),
+    ("header", "rocm-core/rocm_version.h"),
+])
+def test_good_mapping_targets_are_accepted(tree: Path, tmp_path: Path, kind, hip):
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(HEAD + f"  - cuda: cudaFoo\n    hip: {hip}\n    kind: {kind}\n")
+    result = CliRunner().invoke(cli, ["mappings", "validate", str(rules)])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_catalogue_passes_the_target_check():
+    from hipport.table.schema import target_problem
+    from hipport.table.yaml_file import parse_mapping_file
+
+    bad = []
+    for path in sorted((REPO / "mappings").rglob("*.yaml")):
+        for m in parse_mapping_file(path.read_text(encoding="utf-8"), str(path)):
+            if m.hip is not None and target_problem(m.kind, m.hip) is not None:
+                bad.append(m.origin)
+    assert not bad
