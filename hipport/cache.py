@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from hipport.cachedir import cache_dir
-from hipport.convert import ConversionResult
+from hipport.convert import ConversionResult, effect_of
+from hipport.diagnostics.model import FileEffect
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding, LocatedFinding
 from hipport.score import FileStats
@@ -34,10 +35,22 @@ _BATCH = 256  # inserts per transaction
 
 @dataclass(frozen=True)
 class Entry:
+    """A conversion without its input: what is cached and what travels
+    between processes."""
+
     output: bytes | None  # None: unchanged
     findings: tuple[LocatedFinding, ...]
     stats: FileStats
     declared: frozenset[str]
+
+    @classmethod
+    def of(cls, result: ConversionResult) -> Entry:
+        return cls(result.output if result.changed else None, result.findings, result.stats,
+                   result.declared)
+
+    @property
+    def effect(self) -> FileEffect:
+        return effect_of(self.findings)
 
 
 # Entries travel (worker to main process) and are stored as plain tuples:
@@ -49,12 +62,11 @@ _Packed = tuple[str, str, int, int, "tuple[tuple[tuple[int, int, bytes], ...], i
                 "str | None", "str | None", "str | None", int, int, int, int, bool]
 
 
-def encode(result: ConversionResult) -> bytes:
-    s = result.stats
-    flat = (_TAG, result.output if result.changed else None,
-            tuple([_pack(f) for f in result.findings]),
+def encode(entry: Entry) -> bytes:
+    s = entry.stats
+    flat = (_TAG, entry.output, tuple([_pack(f) for f in entry.findings]),
             (s.lines, s.changed_lines, s.bytes, s.refs_converted, s.refs_unconverted),
-            tuple(sorted(result.declared)))
+            tuple(sorted(entry.declared)))
     return pickle.dumps(flat, protocol=pickle.HIGHEST_PROTOCOL)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Collection
+from typing import Callable, Collection, Iterable
 
 from hipport.codes import CODES
 from hipport.diagnostics.model import FileEffect
@@ -34,12 +34,16 @@ class ConversionResult:
 
     @property
     def effect(self) -> FileEffect:
-        """The strongest effect of its findings on the file (FAILED > SKIPPED)."""
-        effects = {CODES[f.code].effect for f in self.findings}
-        for effect in (FileEffect.FAILED, FileEffect.SKIPPED):
-            if effect in effects:
-                return effect
-        return FileEffect.NONE
+        return effect_of(self.findings)
+
+
+def effect_of(findings: Iterable[LocatedFinding]) -> FileEffect:
+    """The strongest effect of ``findings`` on their file (FAILED > SKIPPED)."""
+    effects = {CODES[f.code].effect for f in findings}
+    for effect in (FileEffect.FAILED, FileEffect.SKIPPED):
+        if effect in effects:
+            return effect
+    return FileEffect.NONE
 
 
 # Rules that rewrite CUDA into HIP; the second (stability) pass always runs them.

@@ -110,7 +110,7 @@ def run_check(req: CheckRequest) -> int:
         return 0
 
     with _Cleanup() as cleanup:
-        jobs, skipped = collect_jobs(targets, Mode.CHECK, files)
+        jobs, skipped = collect_jobs(targets, Mode.DRY_RUN, files)
         if req.write_baseline and old is not None:
             output_target(old.path, "baseline", targets, files, jobs)
         checked = {job.display: CheckedFile(job.display, job.source, job.source)
@@ -125,7 +125,7 @@ def run_check(req: CheckRequest) -> int:
         backend, backend_options = req.front_end.run_options()
         # Nothing is written, so the second conversion pass that guards writes is skipped.
         settings = build_settings(rocm_version=req.rocm_version, fast=True)
-        options = RunOptions(Mode.CHECK, settings, req.rules, backend, backend_options,
+        options = RunOptions(Mode.DRY_RUN, settings, req.rules, backend, backend_options,
                              debug=req.debug)
         workers = req.jobs if req.jobs > 0 else (
             1 if len(jobs) <= IN_PROCESS_LIMIT else default_workers())

@@ -48,7 +48,7 @@ def _mode(req: ConvertRequest) -> Mode:
                               (Mode.IN_PLACE, req.in_place), (Mode.DIFF, req.diff)) if on]
     if len(chosen) > 1:
         raise UsageError("choose one of -o/--output, --in-place and --diff")
-    return chosen[0] if chosen else Mode.CHECK
+    return chosen[0] if chosen else Mode.DRY_RUN
 
 
 def run_convert(req: ConvertRequest) -> int:
@@ -78,7 +78,7 @@ def run_convert(req: ConvertRequest) -> int:
     run = tally(results)
     run.files_skipped += sum(not s.leftover for s in skipped)
     click.echo(run.summary(), err=True)
-    if mode is Mode.CHECK and not req.quiet:
+    if mode is Mode.DRY_RUN and not req.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     if run.files_failed:
         return 1

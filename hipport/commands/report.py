@@ -49,11 +49,11 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     model = load_effort_model(load_config(req.paths[0] if req.paths else None, req.config))
     settings = build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version)
     selection = Selection(req.include, req.exclude, build_files=req.build_files)
-    jobs, skipped = collect_jobs(req.paths, Mode.CHECK, selection)
+    jobs, skipped = collect_jobs(req.paths, Mode.DRY_RUN, selection)
     if req.output is not None:  # refused before any work: a report never replaces code
         output_target(req.output, "report", req.paths, selection, jobs)
     backend, backend_options = req.front_end.run_options()
-    options = RunOptions(Mode.CHECK, settings, req.rules, backend, backend_options,
+    options = RunOptions(Mode.DRY_RUN, settings, req.rules, backend, backend_options,
                          debug=req.debug, cache=req.cache)
     workers = req.jobs if req.jobs > 0 else default_workers()
     results = _run(jobs, options, workers, progress)

@@ -29,7 +29,7 @@ def violations_of(tmp_path: Path, data: bytes, baseline: Baseline | None):
     source.parent.mkdir(parents=True, exist_ok=True)
     source.write_bytes(data)
     results = run_batch([Job(source, "src/k.cu")],
-                        RunOptions(Mode.CHECK, build_settings(fast=True)))
+                        RunOptions(Mode.DRY_RUN, build_settings(fast=True)))
     files = {"src/k.cu": CheckedFile("src/k.cu", source, source)}
     verdict = evaluate(results, files, Selection(), baseline, tmp_path, None)
     return verdict
@@ -98,7 +98,7 @@ def test_renamed_file_is_not_matched(tmp_path: Path):
     source = tmp_path / "src" / "moved.cu"
     source.write_bytes(ORIGINAL)
     results = run_batch([Job(source, "src/moved.cu")],
-                        RunOptions(Mode.CHECK, build_settings(fast=True)))
+                        RunOptions(Mode.DRY_RUN, build_settings(fast=True)))
     verdict = evaluate(results, {"src/moved.cu": CheckedFile("src/moved.cu", source, source)},
                        Selection(), other, tmp_path, None)
     assert len(verdict.new) == 2

@@ -1,0 +1,171 @@
+"""Worker processes for a run over many files, and how they stop.
+
+The main process owns the result cache and the order of results: it answers
+unchanged files itself, sends the others to the workers in chunks (a bounded
+window of them in flight, so memory stays flat), and yields every result in
+job order.  Workers fork from the main process after the catalogue and the
+compiled queries are loaded, so they inherit both.
+
+Stopping: a worker never stops in the middle of a file (each write is
+atomic anyway, but a half-finished chunk would leave the parent waiting).
+Ctrl-C and SIGTERM -- to the process group, from the pool when it breaks, or
+from the kernel when the parent dies (``PR_SET_PDEATHSIG``) -- make a busy
+worker finish its file and exit, an idle one exit at once; the parent's
+``stop`` event ends a chunk between two files."""
+from __future__ import annotations
+
+import collections
+import os
+import signal
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from hipport.cache import ResultCache
+from hipport.errors import HipportError
+from hipport.rules import warm_up
+from hipport.runner import (Answer, Converter, FileResult, Job, Read, RunOptions, copied,
+                            decode_answer, encode_answer, file_result)
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+_Task = tuple[Job, "Read | None"]
+_Wire = tuple[Any, ...]
+# A chunk in flight: per job, its answer (a copy's result, or a cache hit)
+# when the main process had one, and the future computing the others.
+_Slot = tuple[list["FileResult | Answer | None"], "Future[list[_Wire]] | None"]
+
+
+class WorkerStopped(HipportError):
+    def __init__(self) -> None:
+        super().__init__("a worker process was stopped (killed or terminated by a signal); "
+                         "the run stopped: every file written so far is complete, the "
+                         "others are unchanged")
+
+
+def run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: Converter,
+                 cache: ResultCache | None,
+                 lookups: ResultCache | None) -> Iterator[FileResult]:
+    # Imported here: a run on a few files (a pre-commit hook) never needs them.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    size = max(1, min(32, len(jobs) // (workers * 8)))
+    window: collections.deque[_Slot] = collections.deque()
+    stop = context.Event()
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                               initargs=(options, os.getpid(), stop))
+    warm = False
+    try:
+        for start in range(0, len(jobs), size):
+            chunk = jobs[start:start + size]
+            known: list[FileResult | Answer | None] = []
+            tasks: list[_Task] = []
+            for job in chunk:
+                if not job.convert:
+                    known.append(copied(job, options))
+                    continue
+                found = local.cached(job, lookups) if lookups is not None else None
+                if isinstance(found, Answer):
+                    known.append(found)
+                else:
+                    known.append(None)
+                    tasks.append((job, found))
+            if tasks and not warm:
+                # Workers fork at the first submission and inherit the loaded
+                # catalogue and the compiled queries (a run of cache hits
+                # needs neither).
+                warm_up()
+                warm = True
+            window.append((known, pool.submit(_run_chunk, tasks) if tasks else None))
+            while len(window) > 4 * workers:
+                yield from _drain(window.popleft(), cache)
+        while window:
+            yield from _drain(window.popleft(), cache)
+    except BrokenProcessPool:
+        raise WorkerStopped() from None
+    finally:
+        # Ctrl-C, SIGTERM, an error or an abandoned generator: chunks not
+        # started are cancelled, running ones end after their current file.
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _drain(slot: _Slot, cache: ResultCache | None) -> Iterator[FileResult]:
+    known, future = slot
+    computed = future.result() if future is not None else []
+    if len(computed) != sum(k is None for k in known):
+        raise WorkerStopped()  # it was asked to stop in the middle of the chunk
+    answers = iter(computed)
+    for item in known:
+        if isinstance(item, FileResult):
+            yield item
+        elif item is not None:
+            yield file_result(item, b"", cache)
+        else:
+            answer, blob = decode_answer(next(answers))
+            yield file_result(answer, blob, cache)
+
+
+class _WorkerState:
+    def __init__(self, parent: int, stop: Any) -> None:
+        self.parent = parent
+        self.stop = stop
+        self.busy = False
+        self.signalled = False
+
+    def on_signal(self, signum: int, frame: Any) -> None:
+        if not self.busy:
+            os._exit(128 + signum)
+        self.signalled = True
+
+    def should_stop(self) -> bool:
+        if self.signalled:
+            # No answer: the parent may be gone, or its pool broken and no
+            # longer reading (a large answer would block this process forever).
+            os._exit(128 + signal.SIGTERM)
+        return bool(self.stop.is_set())
+
+
+_converter: Converter | None = None
+_state: _WorkerState | None = None
+
+
+def _init_worker(options: RunOptions, parent: int, stop: Any) -> None:
+    global _converter, _state
+    _state = _WorkerState(parent, stop)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _state.on_signal)
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(128 + signal.SIGTERM)
+    _converter = Converter(options)
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGTERM this worker when its parent ends, however it ends."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # elsewhere the parent's stop event and its pool end the workers
+
+
+def _run_chunk(tasks: Sequence[_Task]) -> list[_Wire]:
+    assert _converter is not None and _state is not None
+    answers: list[_Wire] = []
+    for job, read in tasks:
+        if _state.should_stop():
+            break  # a short answer: the parent knows the run is stopping
+        _state.busy = True
+        try:
+            answers.append(encode_answer(_converter.answer(job, read)))
+        finally:
+            _state.busy = False
+    _state.should_stop()
+    return answers
