@@ -295,13 +295,19 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
           quiet: bool, no_build_files: bool, debug: bool, front_end: Any) -> None:
     """Fail (exit 1) when PATHS add CUDA code the policy forbids; for
     pre-commit hooks and CI.  Reads files, writes nothing (but the baseline)."""
-    from hipport.commands.check import CheckRequest, run_check
+    from hipport.check.session import CheckRequest
+    from hipport.commands.check import run_check
+    from hipport.commands.common import build_settings
+    from hipport.files import Selection
 
     raise SystemExit(run_check(CheckRequest(
         tuple(paths), policy, tuple(fail_on), tuple(ignore), staged, diff_base, baseline,
-        no_baseline, write_baseline, report_unused_suppressions, output_format, config,
-        tuple(include), tuple(exclude), tuple(rules), rocm_version, jobs, quiet, debug,
-        build_files=not no_build_files, front_end=front_end)))
+        no_baseline, write_baseline, report_unused_suppressions, config,
+        Selection(tuple(include), tuple(exclude), build_files=not no_build_files),
+        tuple(rules),
+        # Nothing is written: the second conversion pass that guards writes is skipped.
+        build_settings(rocm_version=rocm_version, fast=True), jobs, debug, front_end),
+        output_format, quiet))
 
 
 @cli.command()

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from hipport.check.gitdiff import Change, GitError, repository_root
+from hipport.check.policy import CheckConfig
 from hipport.errors import HipportError
 from hipport.filenames import shown, shown_path, unescape
 from hipport.writing import write_atomic
@@ -203,3 +205,30 @@ def write(old: Baseline, found: Iterable[tuple[Fingerprint, str]],
 def _exists(root: Path, key: str) -> bool:
     path = Path(os.fsdecode(unescape(key)))
     return (path if path.is_absolute() else root / path).is_file()
+
+
+def find_baseline(explicit: Path | None, config: CheckConfig, start: Path,
+                  change: Change | None, writing: bool) -> Path | None:
+    """--baseline, else the configured one, else .hipport-baseline.json next to
+    the configuration file, else the nearest one above the inputs.  When
+    writing a new one without any of those: at the repository's top level
+    (or the current folder outside git)."""
+    if explicit is not None:
+        return Path(os.path.abspath(explicit))
+    if config.baseline is not None:
+        return Path(os.path.abspath(config.baseline))
+    if config.root is not None:
+        return config.root / BASELINE_NAME
+    here = Path(os.path.abspath(start))
+    here = here if here.is_dir() else here.parent
+    for folder in (here, *here.parents):
+        if (folder / BASELINE_NAME).is_file():
+            return folder / BASELINE_NAME
+    if not writing:
+        return None
+    if change is not None:
+        return change.root / BASELINE_NAME
+    try:
+        return repository_root(here, "--write-baseline") / BASELINE_NAME
+    except GitError:
+        return Path.cwd() / BASELINE_NAME

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from hipport.check.baseline import Baseline, Fingerprint, fingerprint, relative_key
 from hipport.check.model import Violation
-from hipport.check.policy import Selection
+from hipport.check.policy import FailurePolicy
 from hipport.findings import LocatedFinding
 from hipport.runner import FileResult, Outcome
 from hipport.score import not_read
@@ -42,7 +42,7 @@ class Verdict:
 
 
 def evaluate(results: Sequence[FileResult], files: dict[str, CheckedFile],
-             selection: Selection, baseline: Baseline | None, baseline_root: Path,
+             selection: FailurePolicy, baseline: Baseline | None, baseline_root: Path,
              added: dict[Path, frozenset[int]] | None) -> Verdict:
     verdict = Verdict(files=len(results))
     for result in results:

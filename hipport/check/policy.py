@@ -43,7 +43,7 @@ def default_selects(policy: Policy, code: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Selection:
+class FailurePolicy:
     """Decides, code by code, whether a finding fails the check."""
 
     policy: Policy = Policy.NO_UNMAPPED
@@ -70,7 +70,7 @@ class Selection:
 class CheckConfig:
     """The `[tool.hipport.check]` table, validated."""
 
-    selection: Selection
+    failing: FailurePolicy
     baseline: Path | None  # resolved against the configuration file's folder
     report_unused_suppressions: bool
     root: Path | None  # the configuration file's folder, if there is one
@@ -105,7 +105,7 @@ def load_check_config(config: ProjectConfig) -> CheckConfig:
         baseline = Path(baseline_value)
         if root is not None and not baseline.is_absolute():
             baseline = root / baseline
-    return CheckConfig(Selection(policy, fail_on, ignore), baseline,
+    return CheckConfig(FailurePolicy(policy, fail_on, ignore), baseline,
                        values.flag("report-unused-suppressions"), root)
 
 

@@ -6,11 +6,12 @@ import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import click
 
-from hipport.commands.common import FrontEnd, build_settings, collect_jobs, display_path
+from hipport.commands.common import FrontEnd, build_settings, display_path
+from hipport.commands.progress import progress_bar
 from hipport.config import load_config
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
@@ -20,8 +21,8 @@ from hipport.report import ALIASES, FORMATS, render
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
 from hipport.report.view import headline
-from hipport.runner import (FileResult, Job, Mode, RunOptions, default_workers,
-                            drop_project_declared, run_jobs)
+from hipport.pipeline import Request, execute, plan
+from hipport.runner import Mode
 from hipport.table import load_table
 
 
@@ -47,45 +48,25 @@ class ReportRequest:
 def make_report(req: ReportRequest, progress: bool = False) -> Report:
     """The report for ``req``; reads the sources, writes nothing."""
     model = load_effort_model(load_config(req.paths[0] if req.paths else None, req.config))
-    settings = build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version)
     selection = Selection(req.include, req.exclude, build_files=req.build_files)
-    jobs, skipped = collect_jobs(req.paths, Mode.DRY_RUN, selection)
+    planned = plan(Request(
+        tuple(req.paths), Mode.DRY_RUN,
+        build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version),
+        selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug))
     if req.output is not None:  # refused before any work: a report never replaces code
-        output_target(req.output, "report", req.paths, selection, jobs)
-    backend, backend_options = req.front_end.run_options()
-    options = RunOptions(Mode.DRY_RUN, settings, req.rules, backend, backend_options,
-                         debug=req.debug, cache=req.cache)
-    workers = req.jobs if req.jobs > 0 else default_workers()
-    results = _run(jobs, options, workers, progress)
+        output_target(req.output, "report", req.paths, selection, planned.jobs)
+    with progress_bar("analysing", len(planned.jobs), enabled=progress) as advance:
+        run = execute(planned, observe=advance)
     shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}
     if req.rocm_version:
         shown["rocm-version"] = req.rocm_version
     if req.rules:
         shown["rules"] = ", ".join(req.rules)
     return build_report(
-        drop_project_declared(results), load_table(req.rules), model,
+        run.results, load_table(req.rules), model,
         paths=[display_path(p.resolve()) for p in req.paths],
-        settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}" for s in skipped])
-
-
-def _run(jobs: list[Job], options: RunOptions, workers: int,
-         progress: bool) -> Iterator[FileResult] | list[FileResult]:
-    stream = run_jobs(jobs, options, workers)
-    if not progress:
-        return stream
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeRemainingColumn)
-
-    collected = []
-    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=Console(stderr=True),
-                  transient=True) as bar:
-        task = bar.add_task("files", total=len(jobs))
-        for result in stream:
-            collected.append(result)
-            bar.advance(task)
-    return collected
+        settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}"
+                                 for s in planned.skipped])
 
 
 def run_report(req: ReportRequest) -> int:

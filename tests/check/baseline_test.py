@@ -9,7 +9,7 @@ import pytest
 from hipport.check.baseline import (Baseline, BaselineError, Fingerprint, context_hash,
                                     fingerprint, relative_key, render, write)
 from hipport.check.engine import CheckedFile, evaluate
-from hipport.check.policy import Selection
+from hipport.check.policy import FailurePolicy
 from hipport.commands.common import build_settings
 from hipport.runner import Job, Mode, RunOptions, run_batch
 
@@ -31,7 +31,7 @@ def violations_of(tmp_path: Path, data: bytes, baseline: Baseline | None):
     results = run_batch([Job(source, "src/k.cu")],
                         RunOptions(Mode.DRY_RUN, build_settings(fast=True)))
     files = {"src/k.cu": CheckedFile("src/k.cu", source, source)}
-    verdict = evaluate(results, files, Selection(), baseline, tmp_path, None)
+    verdict = evaluate(results, files, FailurePolicy(), baseline, tmp_path, None)
     return verdict
 
 
@@ -100,7 +100,7 @@ def test_renamed_file_is_not_matched(tmp_path: Path):
     results = run_batch([Job(source, "src/moved.cu")],
                         RunOptions(Mode.DRY_RUN, build_settings(fast=True)))
     verdict = evaluate(results, {"src/moved.cu": CheckedFile("src/moved.cu", source, source)},
-                       Selection(), other, tmp_path, None)
+                       FailurePolicy(), other, tmp_path, None)
     assert len(verdict.new) == 2
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from hipport.check.policy import (Policy, Selection, default_selects, load_check_config,
+from hipport.check.policy import (Policy, FailurePolicy, default_selects, load_check_config,
                                   parse_prefixes)
 from hipport.config import ConfigError, load_config
 from hipport.errors import UsageError
@@ -32,11 +32,11 @@ def test_hip_only_fails_on_every_cuda_reference(code: str, fails: bool):
 
 
 def test_fail_on_replaces_and_ignore_removes():
-    selection = Selection(Policy.NO_UNMAPPED, fail_on=("HP9", "HP401"), ignore=("HP904",))
+    selection = FailurePolicy(Policy.NO_UNMAPPED, fail_on=("HP9", "HP401"), ignore=("HP904",))
     assert selection.fails("HP902") and selection.fails("HP401")
     assert not selection.fails("HP904") and not selection.fails("HP502")
-    assert not Selection(ignore=("HP90",)).fails("HP901")
-    assert Selection(ignore=("HP90",)).fails("HP502")
+    assert not FailurePolicy(ignore=("HP90",)).fails("HP901")
+    assert FailurePolicy(ignore=("HP90",)).fails("HP502")
 
 
 def test_parse_prefixes():
@@ -58,14 +58,14 @@ def test_config_table_is_read(tmp_path: Path):
           'fail-on = ["HP9"]\nignore = ["HP904"]\nbaseline = "ci/base.json"\n'
           "report-unused-suppressions = true\n")
     config = load_check_config(load_config(tmp_path))
-    assert config.selection == Selection(Policy.HIP_ONLY, ("HP9",), ("HP904",))
+    assert config.failing == FailurePolicy(Policy.HIP_ONLY, ("HP9",), ("HP904",))
     assert config.baseline == tmp_path / "ci" / "base.json"
     assert config.report_unused_suppressions and config.root == tmp_path
 
 
 def test_defaults_without_config(tmp_path: Path):
     config = load_check_config(load_config(tmp_path))
-    assert config.selection == Selection() and config.baseline is None
+    assert config.failing == FailurePolicy() and config.baseline is None
 
 
 @pytest.mark.parametrize("text, key, message", [

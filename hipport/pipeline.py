@@ -1,0 +1,279 @@
+"""The one way to run hipport over files, for every command.
+
+    request --plan--> Plan (files chosen, every refusal made, nothing written)
+            --execute--> Run (results in file order, statistics)
+
+``convert``, ``check``, ``report``, ``verify`` and ``doctor`` build a
+``Request``, run it, and print what comes back; none of them chooses files,
+builds settings or starts workers on its own."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
+from hipport.errors import UsageError
+from hipport.filenames import shown_path
+from hipport.files import Selection, Skipped, SourcePath, discover
+from hipport.locking import writing_under
+from hipport.runner import (FileResult, Job, Mode, RunOptions, default_workers,
+                            drop_project_declared, run_jobs, tally)
+from hipport.score import RunStats
+from hipport.settings import Settings
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """Which front end reads the sources, and its options."""
+
+    semantic: bool = False
+    compile_commands: Path | None = None
+    cuda_path: Path | None = None
+    extra_args: tuple[str, ...] = ()
+    cuda_includes: tuple[str, ...] = ()
+
+    def run_options(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
+        """(backend name, backend options) for ``RunOptions``."""
+        if not (self.semantic or self.compile_commands):
+            if self.cuda_path or self.extra_args or self.cuda_includes:
+                raise UsageError("--cuda-path, --extra-arg and --cuda-include need --semantic "
+                                 "(or -p/--compile-commands)")
+            return "syntax", ()
+        options: dict[str, Any] = {"extra_args": self.extra_args,
+                                   "cuda_includes": self.cuda_includes}
+        if self.compile_commands is not None:
+            options["compile_commands"] = str(self.compile_commands)
+        if self.cuda_path is not None:
+            options["cuda_path"] = str(self.cuda_path)
+        return "semantic", tuple(sorted(options.items()))
+
+
+@dataclass(frozen=True)
+class Request:
+    paths: tuple[Path, ...]
+    mode: Mode = Mode.DRY_RUN
+    settings: Settings = Settings()
+    selection: Selection = Selection()
+    front_end: FrontEnd = FrontEnd()
+    rules: tuple[str, ...] = ()  # user mapping files
+    jobs: int = 0  # worker processes; 0: every core
+    # At most this many files run in this process (0: no such limit): for a
+    # pre-commit hook, starting workers costs more than it saves.
+    in_process_up_to: int = 0
+    cache: bool = True
+    debug: bool = False
+    output: Path | None = None  # Mode.MIRROR: the output root
+    force: bool = False  # a non-empty output root; read-only and hard-linked files
+    backup: str | None = None  # Mode.IN_PLACE: keep originals as NAME + suffix
+    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
+
+
+@dataclass(frozen=True)
+class Plan:
+    request: Request
+    jobs: tuple[Job, ...]
+    skipped: tuple[Skipped, ...]
+    options: RunOptions
+
+    @property
+    def workers(self) -> int:
+        limit = self.request.in_process_up_to
+        if self.request.jobs > 0:
+            return self.request.jobs
+        return 1 if limit and len(self.jobs) <= limit else default_workers()
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something about a file that is not a finding (a skipped path, a
+    removed temporary file), said before the results."""
+
+    path: Path
+    text: str
+
+
+@dataclass
+class Run:
+    plan: Plan
+    results: list[FileResult]
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def stats(self) -> RunStats:
+        stats = tally(self.results)
+        stats.files_skipped += sum(not s.leftover for s in self.plan.skipped)
+        return stats
+
+
+def plan(request: Request) -> Plan:
+    """Choose the files and make every refusal; nothing is written."""
+    roots = _roots(request.paths)
+    out = None
+    if request.output is not None:
+        out = _output_root(request.output, roots, request.force)
+    if request.backup is not None:
+        _check_backup_suffix(request.backup, request.mode)
+    backend, backend_options = request.front_end.run_options()
+    jobs, skipped = collect_jobs(request.paths, request.mode, request.selection, out)
+    if request.backup is not None:
+        _check_backup_names(jobs, request.backup, request.selection)
+    if out is not None:
+        _check_output_folders(jobs, out)
+    options = RunOptions(request.mode, request.settings, request.rules, backend, backend_options,
+                         debug=request.debug, offload_arch=request.offload_arch,
+                         cache=request.cache, backup=request.backup, force=request.force,
+                         output=out)
+    return Plan(request, tuple(jobs), tuple(skipped), options)
+
+
+def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) -> Run:
+    """Run the plan: results in file order, with the names the project
+    declares itself resolved across all of them.  ``observe`` sees each
+    result as it comes (a progress bar)."""
+    request = planned.request
+    writes_under: list[Path] = []
+    if planned.options.output is not None:
+        writes_under = [planned.options.output]
+    elif request.mode is Mode.IN_PLACE:
+        writes_under = list(request.paths)
+    with writing_under(writes_under):
+        notices = [_settle(s, request.mode) for s in planned.skipped]
+        results = []
+        for result in run_jobs(planned.jobs, planned.options, planned.workers):
+            if observe is not None:
+                observe(result)
+            results.append(result)
+    return Run(planned, drop_project_declared(results), notices)
+
+
+def run(request: Request, observe: Callable[[FileResult], None] | None = None) -> Run:
+    return execute(plan(request), observe)
+
+
+def _settle(skipped: Skipped, mode: Mode) -> Notice:
+    """Temporary files of a killed run: an in-place run removes them before
+    converting (one may be a second name of a source, which would otherwise
+    look hard-linked); other modes only say so."""
+    if not skipped.leftover:
+        return Notice(skipped.path, f"skipped: {skipped.reason}")
+    if mode is Mode.IN_PLACE:
+        try:
+            skipped.path.unlink()
+        except OSError as exc:
+            return Notice(skipped.path, f"skipped: {skipped.reason}; could not remove it: "
+                          f"{exc.strerror}")
+        return Notice(skipped.path, f"removed: {skipped.reason}")
+    return Notice(skipped.path, f"skipped: {skipped.reason} (safe to delete; the next "
+                  "--in-place run removes it)")
+
+
+def _roots(paths: Sequence[Path]) -> list[Path]:
+    for p in paths:
+        if not p.exists() and not p.is_symlink():
+            raise UsageError(f"{shown_path(p)}: no such file or directory")
+    return [p.resolve() if p.is_dir() else p.resolve().parent for p in paths]
+
+
+def _output_root(output: Path, roots: list[Path], force: bool) -> Path:
+    out = output.resolve()
+    for root in roots:
+        if out == root or out.is_relative_to(root):
+            raise UsageError(f"output directory {shown_path(output)} is inside the input tree "
+                             f"{shown_path(root)}; choose a directory outside it")
+        if root.is_relative_to(out):
+            raise UsageError(f"output directory {shown_path(output)} contains the input "
+                             f"{shown_path(root)}")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"output {shown_path(output)} exists and is not a directory")
+    if out.exists() and any(out.iterdir()) and not force:
+        raise UsageError(f"output directory {shown_path(output)} is not empty; use --force to "
+                         "write into it anyway")
+    return out
+
+
+def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
+                 out: Path | None = None) -> tuple[list[Job], list[Skipped]]:
+    """One job per selected file (and, when mirroring, per other file)."""
+    several = len(paths) > 1
+    jobs: list[Job] = []
+    skipped: list[Skipped] = []
+    seen: set[Path] = set()  # a file named twice (or also under a named folder) runs once
+    for item in discover(paths, selection, with_others=mode is Mode.MIRROR, avoid=out):
+        if isinstance(item, Skipped):
+            skipped.append(item)
+            continue
+        if item.path in seen:
+            continue
+        seen.add(item.path)
+        if item.link and mode is Mode.IN_PLACE:  # rewriting would replace the link by a file
+            skipped.append(Skipped(item.path, "symlink; its target is converted where it lives"))
+            continue
+        jobs.append(_job(item, mode, out, several, selection))
+    if not jobs and not skipped:
+        raise UsageError("no source files found under " + ", ".join(map(shown_path, paths)))
+    return jobs, skipped
+
+
+def _job(item: SourcePath, mode: Mode, out: Path | None, several: bool,
+         selection: Selection) -> Job:
+    target = None
+    if mode is Mode.MIRROR and out is not None:
+        target = out / (item.root.name if several else "") / item.relative
+    elif mode is Mode.IN_PLACE:
+        target = item.path
+    kind = selection.build_kind(item.path.name) if item.is_source else None
+    return Job(item.path, display_path(item.path), target, convert=item.is_source,
+               build_kind=kind)
+
+
+def display_path(path: Path) -> str:
+    """``path`` as shown to the user: relative to the current folder when
+    inside it, escaped where it is not plain text (``hipport.filenames``)."""
+    try:
+        return shown_path(path.relative_to(Path.cwd()))
+    except ValueError:
+        return shown_path(path)
+
+
+def _check_backup_suffix(suffix: str, mode: Mode) -> None:
+    if mode is not Mode.IN_PLACE:
+        raise UsageError("--backup only applies to --in-place")
+    if not suffix or "/" in suffix or suffix in (".", "..") or "\0" in suffix:
+        raise UsageError(f"--backup: {suffix!r} is not a file-name suffix (try .orig)")
+
+
+def _check_backup_names(jobs: Sequence[Job], suffix: str, selection: Selection) -> None:
+    """``--backup SUFFIX`` must not name a backup after a file of the run or
+    after something the next run would convert (``foo.c`` + ``u`` is
+    ``foo.cu``): refused before anything is written."""
+    sources = {job.source for job in jobs}
+    clashes = [job for job in jobs if job.convert and (
+        job.source.with_name(job.source.name + suffix) in sources
+        or selection.selects(job.source.name + suffix))]
+    if clashes:
+        shown = ", ".join(f"{j.display} -> {display_path(j.source) + suffix}"
+                          for j in clashes[:3])
+        more = f" and {len(clashes) - 3} more" if len(clashes) > 3 else ""
+        raise UsageError(f"--backup {suffix}: backups would be named like files hipport "
+                         f"converts ({shown}{more}); choose a suffix such as .orig")
+
+
+def _check_output_folders(jobs: Sequence[Job], out: Path) -> None:
+    """Every folder of the output tree that already exists must be a real
+    folder: writing through a symbolic link could land in the input."""
+    checked: set[Path] = {out}
+    for job in jobs:
+        if job.target is None:
+            continue
+        for folder in reversed(job.target.parents):
+            if folder in checked or not folder.is_relative_to(out):
+                continue
+            checked.add(folder)
+            if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+                what = "a symbolic link" if folder.is_symlink() else "not a folder"
+                raise UsageError(f"{display_path(folder)} in the output tree is {what}; "
+                                 "hipport never writes through it (remove it or choose "
+                                 "another output directory)")
+            if not folder.exists():
+                break  # nothing below it exists either
