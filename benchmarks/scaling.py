@@ -19,10 +19,10 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
-from corpus import generate  # noqa: E402
-from run import measure  # noqa: E402
+from benchmarks.corpus import generate  # noqa: E402
+from benchmarks.run import measure  # noqa: E402
 
 
 def main() -> None:

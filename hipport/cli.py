@@ -22,7 +22,8 @@ class _Group(click.Group):
     """Maps errors to exit codes in one place (pre-commit's error_handler)."""
 
     def invoke(self, ctx: click.Context) -> object:
-        debug = "--debug" in sys.argv
+        # The subcommand's options are not parsed yet: look at its arguments.
+        debug = "--debug" in ctx.args
         signals: list[int] = []
 
         def on_signal(signum: int, frame: Any) -> None:

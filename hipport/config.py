@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-
 from hipport.errors import HipportError
 
 if sys.version_info >= (3, 11):
@@ -75,12 +74,6 @@ class Values:
                 else f"at least {minimum:g}"
             raise self.fail(name, f"expected a number {bound}, got {value!r}")
         return float(value)
-
-    def integer(self, name: str, default: int, *, minimum: int = 0) -> int:
-        value = self.data.get(name, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(name, f"expected an integer of at least {minimum}, got {value!r}")
-        return value
 
     def string(self, name: str, default: str | None = None, *,
                choices: tuple[str, ...] = ()) -> str | None:

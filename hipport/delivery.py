@@ -14,8 +14,7 @@ from hipport.errors import HipportError
 from hipport.findings import Finding, LocatedFinding
 from hipport.replace import Identity, NotReplaced, replace_source
 from hipport.source import Location
-from hipport.writing import (copy_file, make_parents, same_as_file, same_file_content,
-                             write_atomic)
+from hipport.writing import copy_file, make_parents, same_as_file, same_file_content, write_atomic
 
 
 class Mode(enum.Enum):

@@ -17,8 +17,16 @@ from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
 from hipport.locking import writing_under
-from hipport.runner import (FileResult, Job, Mode, RunOptions, default_workers,
-                            drop_project_declared, run_jobs, tally)
+from hipport.runner import (
+    FileResult,
+    Job,
+    Mode,
+    RunOptions,
+    default_workers,
+    drop_project_declared,
+    run_jobs,
+    tally,
+)
 from hipport.score import RunStats
 from hipport.settings import Settings
 

@@ -22,8 +22,18 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from hipport.cache import ResultCache
 from hipport.errors import HipportError
 from hipport.rules import warm_up
-from hipport.runner import (Answer, Converter, FileResult, Job, Read, RunOptions, copied,
-                            decode_answer, encode_answer, file_result)
+from hipport.runner import (
+    Answer,
+    Converter,
+    FileResult,
+    Job,
+    Read,
+    RunOptions,
+    copied,
+    decode_answer,
+    encode_answer,
+    file_result,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

@@ -8,7 +8,6 @@ from hipport.codes import CODES
 from hipport.diagnostics.model import FileEffect
 from hipport.findings import LocatedFinding
 
-
 # The code of a file hipport could not read as source text (binary, UTF-16),
 # named in messages; nothing in such a file was converted or checked, so
 # strict modes fail.

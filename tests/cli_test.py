@@ -81,7 +81,8 @@ def test_crlf_and_non_utf8_preserved_in_place(tmp_path: Path):
     f = tmp_path / "k.cu"
     f.write_bytes(b"// \xff\xfe latin-1 caf\xe9\r\nvoid f() { cudaDeviceSynchronize(); }\r\n")
     assert run("convert", str(f), "--in-place").exit_code == 0
-    assert f.read_bytes() == b"// \xff\xfe latin-1 caf\xe9\r\nvoid f() { hipDeviceSynchronize(); }\r\n"
+    assert f.read_bytes() == (b"// \xff\xfe latin-1 caf\xe9\r\n"
+                              b"void f() { hipDeviceSynchronize(); }\r\n")
 
 
 def test_strict_exit_code_on_unconverted(tmp_path: Path):

@@ -9,7 +9,9 @@ from tree_sitter import Language, Parser
 
 SOURCE = b"""
 template <typename T, int N>
-__global__ void __launch_bounds__(256) k(T* p) { extern __shared__ float s[]; p[threadIdx.x] = s[0]; }
+__global__ void __launch_bounds__(256) k(T* p) {
+    extern __shared__ float s[]; p[threadIdx.x] = s[0];
+}
 int main() { k<float, 2><<<dim3(1), 64, 0, 0>>>(nullptr); }
 """
 

@@ -13,8 +13,7 @@ from hipport.buildfiles.cmake import cmake_findings
 from hipport.buildfiles.cmake_tokens import CMakeSyntaxError, lex_cmake
 from hipport.buildfiles.make import make_findings
 from hipport.buildfiles.options import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse_offload_arch
-from hipport.convert import (Check, ConversionResult, allowed, apply_findings, choose_check,
-                             unstable)
+from hipport.convert import Check, ConversionResult, allowed, apply_findings, choose_check, unstable
 from hipport.edits import Edit
 from hipport.findings import Finding
 from hipport.source import is_probably_binary

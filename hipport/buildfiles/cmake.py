@@ -8,10 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hipport.buildfiles import cmake_names as N
-from hipport.buildfiles.cmake_tokens import Argument, ArgKind, Command
+from hipport.buildfiles.cmake_tokens import ArgKind, Argument, Command
 from hipport.buildfiles.flags import rewrite_flags
-from hipport.buildfiles.libraries import (BY_LINK_NAME, BY_TARGET, PACKAGES, RocmLibrary,
-                                          looks_like_cuda_library)
+from hipport.buildfiles.libraries import (
+    BY_LINK_NAME,
+    BY_TARGET,
+    PACKAGES,
+    RocmLibrary,
+    looks_like_cuda_library,
+)
 from hipport.buildfiles.options import BuildOptions
 from hipport.buildfiles.words import Word, identifiers, removal, split_words
 from hipport.edits import Edit, Fix

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hipport.buildfiles.libraries import (BY_LINK_NAME, DROPPED_LINK_NAMES, RocmLibrary,
-                                          looks_like_cuda_library)
+from hipport.buildfiles.libraries import (
+    BY_LINK_NAME,
+    DROPPED_LINK_NAMES,
+    RocmLibrary,
+    looks_like_cuda_library,
+)
 from hipport.buildfiles.words import Word, removal
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
@@ -27,8 +31,6 @@ TRANSLATED: dict[str, str] = {
     "--default-stream=per-thread": "-fgpu-default-stream=per-thread",
     "--default-stream=legacy": "-fgpu-default-stream=legacy",
 }
-RDC_ON = {"-rdc=true": "-fgpu-rdc", "--relocatable-device-code=true": "-fgpu-rdc",
-          "-rdc=false": "-fno-gpu-rdc", "--relocatable-device-code=false": "-fno-gpu-rdc"}
 # Only where the command is known to be nvcc: elsewhere these mean other things.
 NVCC_ONLY_TRANSLATED = {"-dc": "-fgpu-rdc -c", "--device-c": "-fgpu-rdc -c"}
 

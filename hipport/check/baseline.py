@@ -172,7 +172,8 @@ def render(counts: Counter[Fingerprint], codes: dict[Fingerprint, str]) -> bytes
                         "api": None if fp.subject == code else fp.subject,
                         "context": fp.context, "count": counts[fp]})
     document = {"version": FORMAT_VERSION, "comment": _COMMENT, "findings": entries}
-    return (json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    return (text + "\n").encode("utf-8")
 
 
 def write(old: Baseline, found: Iterable[tuple[Fingerprint, str]],

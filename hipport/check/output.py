@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence, TextIO
 
-from hipport import __version__
+from hipport import __version__, sarif
 from hipport.check.model import UNUSED_SUPPRESSION, Violation
 from hipport.codes import CODES
 from hipport.filenames import is_escaped, unescape
@@ -46,47 +46,22 @@ def _json(violations: Sequence[Violation], out: TextIO) -> None:
 
 
 def _sarif(violations: Sequence[Violation], out: TextIO) -> None:
-    # The report's SARIF writer describes rules and fixes; reuse its pieces so
-    # both commands speak the same dialect.  Imported only when asked for.
-    from hipport.report.sarif import INFORMATION_URI, SARIF_SCHEMA, _result, _rule
-
     codes = sorted({v.code for v in violations})
     index = {code: i for i, code in enumerate(codes)}
     results: list[dict[str, Any]] = []
     for v in violations:
         if v.finding is not None:
-            result = _result(v.path, v.finding, index[v.code])
+            result = sarif.finding_result(v.path, v.finding, index[v.code])
         else:
-            result = _plain_result(v, index[v.code])
+            result = sarif.location_result(v.path, v.code, v.message, index[v.code], v.line,
+                                           v.column, v.end_line, v.end_column)
         if v.fingerprint:
             result["partialFingerprints"] = {"hipportFingerprint/v1": v.fingerprint}
         results.append(result)
-    rules = []
-    for code in codes:
-        rule = _rule(code)
-        if code == UNUSED_SUPPRESSION:
-            rule["shortDescription"] = {"text": "A `hipport: ignore` comment that "
-                                                "suppresses nothing."}
-        rules.append(rule)
-    document = {
-        "$schema": SARIF_SCHEMA, "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "hipport", "version": __version__,
-                                      "informationUri": INFORMATION_URI, "rules": rules}},
-                  "columnKind": "unicodeCodePoints", "results": results}],
-    }
-    json.dump(document, out, indent=2, allow_nan=False)
+    unused = "A `hipport: ignore` comment that suppresses nothing."
+    rules = [sarif.rule(c, unused if c == UNUSED_SUPPRESSION else None) for c in codes]
+    json.dump(sarif.document(__version__, rules, results), out, indent=2, allow_nan=False)
     out.write("\n")
-
-
-def _plain_result(v: Violation, rule_index: int) -> dict[str, Any]:
-    from hipport.report.sarif import _artifact
-
-    region = {"startLine": v.line, "startColumn": v.column, "endLine": v.end_line,
-              "endColumn": v.end_column}
-    return {"ruleId": v.code, "ruleIndex": rule_index, "level": "warning",
-            "message": {"text": v.message},
-            "locations": [{"physicalLocation": {"artifactLocation": _artifact(v.path),
-                                                "region": region}}]}
 
 
 def _escape_data(text: str) -> str:

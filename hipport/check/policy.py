@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.codes import CODES, Severity
-from hipport.diagnostics.model import Category, FileEffect
 from hipport.config import ProjectConfig, Values
+from hipport.diagnostics.model import Category, FileEffect
 from hipport.errors import UsageError
 
 

@@ -12,11 +12,21 @@ from typing import Iterator
 
 from hipport.check.baseline import Baseline, find_baseline, relative_key, write
 from hipport.check.engine import CheckedFile, Verdict, evaluate
-from hipport.check.gitdiff import Change, changes_since, index_copies, staged_changes, \
-    unstaged_files
+from hipport.check.gitdiff import (
+    Change,
+    changes_since,
+    index_copies,
+    staged_changes,
+    unstaged_files,
+)
 from hipport.check.model import Violation
-from hipport.check.policy import CheckConfig, FailurePolicy, Policy, load_check_config, \
-    parse_prefixes
+from hipport.check.policy import (
+    CheckConfig,
+    FailurePolicy,
+    Policy,
+    load_check_config,
+    parse_prefixes,
+)
 from hipport.check.unused import unused_suppressions
 from hipport.config import load_config
 from hipport.files import Selection, Skipped

@@ -4,6 +4,7 @@ options into a request and prints what comes back."""
 from __future__ import annotations
 
 import sys
+
 import click
 
 from hipport.check.baseline import Baseline

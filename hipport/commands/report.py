@@ -6,7 +6,6 @@ import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import click
 
@@ -17,11 +16,11 @@ from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection
 from hipport.outputs import output_target, write_output
+from hipport.pipeline import Request, execute, plan
 from hipport.report import ALIASES, FORMATS, render
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
 from hipport.report.view import headline
-from hipport.pipeline import Request, execute, plan
 from hipport.runner import Mode
 from hipport.table import load_table
 
@@ -86,6 +85,3 @@ def run_report(req: ReportRequest) -> int:
         click.echo(f"wrote {shown_path(req.output)} ({name}): {headline(report)}", err=True)
     return 0
 
-
-def format_names() -> Sequence[str]:
-    return (*FORMATS, *ALIASES)

@@ -32,7 +32,8 @@ _TOOL = (
     Code("HP004", "unstable-conversion", "Converting the converted file again changed it; "
          "the file was left unchanged (an internal error, please report it).", Severity.ERROR,
          effect=FileEffect.FAILED),
-    Code("HP005", "overlapping-fix", "Two fixes overlapped; one was not applied.", Severity.WARNING),
+    Code("HP005", "overlapping-fix", "Two fixes overlapped; one was not applied.",
+         Severity.WARNING),
     Code("HP006", "internal-error", "hipport failed on this file; it was left unchanged "
          "(please report it).", Severity.ERROR,
          effect=FileEffect.FAILED),

@@ -13,15 +13,23 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from hipport.findings import Finding
 from hipport.parse import compdb
 from hipport.parse.clang_env import (
-    find_cuda, find_resource_dir, libclang_major, load_cindex, shim_dir,
+    find_cuda,
+    find_resource_dir,
+    libclang_major,
+    load_cindex,
+    shim_dir,
 )
 from hipport.parse.clang_walk import (
-    TranslationUnitWalk, Verdict, Walk, in_any, is_cuda_path,
+    TranslationUnitWalk,
+    Verdict,
+    Walk,
+    in_any,
+    is_cuda_path,
 )
 from hipport.parse.model import Analysis, Edited, Reference, Role
 from hipport.parse.syntax import SyntaxBackend
@@ -227,8 +235,3 @@ def _syntax_reference(node: Any, names: CandidateNames) -> Reference | None:
     return scratch.references[0] if scratch.references else None
 
 
-def semantic_backend(cuda_path: str | None = None, compile_commands: str | None = None,
-                     extra_args: Sequence[str] = (), gpu_arch: str = DEFAULT_GPU_ARCH,
-                     cuda_includes: Sequence[str] = ()) -> SemanticBackend:
-    return SemanticBackend(SemanticOptions(cuda_path, compile_commands, tuple(extra_args),
-                                           gpu_arch, tuple(cuda_includes)))

@@ -97,10 +97,6 @@ class CudaHeaders:
     include_dirs: tuple[Path, ...]  # every directory whose headers count as CUDA's
     version: tuple[int, int] = (0, 0)  # from CUDA_VERSION in cuda.h
 
-    @property
-    def is_toolkit(self) -> bool:
-        return self.root is not None
-
 
 def _site_dirs() -> list[Path]:
     dirs = [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]

@@ -14,7 +14,6 @@ from types import ModuleType
 from typing import Any, Callable, Iterator
 
 from hipport.parse.model import Role, Span
-from hipport.parse.pptokens import tokenize
 from hipport.table.names import CandidateNames
 
 _IDENT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
@@ -295,14 +294,6 @@ class TranslationUnitWalk:
                 if owner is not None:
                     found.setdefault(cursor.spelling, set()).add(owner)
         return found
-
-
-def body_identifiers(data: bytes, span: Span) -> Iterator[tuple[int, str]]:
-    """Identifier tokens of a `#define` body (offsets in ``data``)."""
-    start, end = span
-    for tok in tokenize(data[start:end]):
-        if tok.kind == "ident":
-            yield start + tok.start, tok.text.decode("utf-8", "replace")
 
 
 def in_any(offset: int, spans: list[Span]) -> bool:

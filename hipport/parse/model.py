@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hipport.edits import Edit

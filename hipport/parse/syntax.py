@@ -15,8 +15,8 @@ from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 from hipport.parse.digraphs import spell_out
 from hipport.parse.macros import spelling_only_parameters
 from hipport.parse.model import Analysis, Edited, Include, Launch, Reference, Role, Span
-from hipport.source import LineIndex
 from hipport.parse.pptokens import call_arguments, tokenize
+from hipport.source import LineIndex
 from hipport.table.names import CandidateNames
 
 LANGUAGE = Language(tree_sitter_cuda.language())
@@ -222,7 +222,8 @@ class SyntaxBackend:
             context = context.parent
         role = Role.VALUE
         args = None
-        if context.type == "call_expression" and context.child_by_field_name("arguments") is not None:
+        if context.type == "call_expression" and \
+                context.child_by_field_name("arguments") is not None:
             function = context.child_by_field_name("function")
             if function is not None and function.start_byte <= node.start_byte < function.end_byte:
                 role = Role.CALL
@@ -236,7 +237,8 @@ class SyntaxBackend:
         if used is None:
             return
         name, parent = used
-        if parent.type == "qualified_identifier" and parent.child_by_field_name("scope") is not None:
+        if parent.type == "qualified_identifier" and \
+                parent.child_by_field_name("scope") is not None:
             return
         result.references.append(Reference(name, node.start_byte, node.end_byte, Role.TYPE))
 
@@ -276,7 +278,8 @@ class SyntaxBackend:
             before = tokens[i - 1].text if i else b""
             after = tokens[i + 1].text if i + 1 < len(tokens) else b""
             after2 = tokens[i + 2].text if i + 2 < len(tokens) else b""
-            if before == b"#" or before == b"#" * 2 or (after, after2) == (b"#", b"#"):
+            # (the tokenizer gives `##` as two `#` tokens)
+            if before == b"#" or (after, after2) == (b"#", b"#"):
                 continue  # stringified or token-pasted: the spelling is data
             args = call_arguments(tokens, i + 1)
             shifted = None if args is None else tuple((s + base, e + base) for s, e in args)
@@ -308,7 +311,8 @@ def _spelling_macros(bodies: list[Node]) -> dict[bytes, set[int]]:
     return found
 
 
-_CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @fn arguments: (argument_list) @args)")
+_CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @fn "
+                         "arguments: (argument_list) @args)")
 
 
 def _spelling_argument_spans(root: Node, macros: dict[bytes, set[int]]) -> list[Span]:

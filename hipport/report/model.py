@@ -13,8 +13,7 @@ from hipport.findings import LocatedFinding
 from hipport.report.effort import STATUSES, EffortModel
 from hipport.report.ledger import LedgerRow, build_ledger, reference_library
 from hipport.runner import FileResult, tally
-from hipport.score import (FileStats, conversion_rate, counted_reference, is_reference,
-                           reuse_rate)
+from hipport.score import FileStats, conversion_rate, counted_reference, is_reference, reuse_rate
 from hipport.table import MappingTable
 
 SCHEMA_ID = "hipport-report/1"

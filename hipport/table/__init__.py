@@ -14,10 +14,10 @@ from typing import Iterable, Iterator
 from hipport import __version__
 from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
-from hipport.writing import write_atomic
 from hipport.table.index import MappingTable
 from hipport.table.names import looks_like_cuda
 from hipport.table.schema import SCHEMA_ID, Mapping, Row, Status, parse_mapping_file
+from hipport.writing import write_atomic
 
 __all__ = ["MappingTable", "Mapping", "Status", "load_table", "bundled_table", "looks_like_cuda"]
 

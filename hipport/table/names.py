@@ -35,11 +35,6 @@ class CandidateNames:
     def build(cls, names: Iterable[str]) -> CandidateNames:
         return cls(frozenset(n for n in names if not looks_like_cuda(n)))
 
-    @functools.cached_property
-    def pattern(self) -> str:
-        exact = "|".join(re.escape(n) for n in sorted(self.extra))
-        return f"^(?:{_PREFIX_RE})" + (f"|^(?:{exact})$" if exact else "")
-
     def matches(self, name: str) -> bool:
         return name in self.extra or looks_like_cuda(name)
 

@@ -5,7 +5,6 @@ import enum
 import re
 from dataclasses import dataclass
 
-
 SCHEMA_ID = "hipport-mappings/1"
 
 LIBRARIES = (

@@ -5,9 +5,15 @@ from __future__ import annotations
 import yaml
 
 from hipport.errors import MappingFileError
-from hipport.table.schema import (KINDS, LIBRARIES, SCHEMA_ID, VERSION_KEYS, Mapping,
-                                  Status, target_problem)
-
+from hipport.table.schema import (
+    KINDS,
+    LIBRARIES,
+    SCHEMA_ID,
+    VERSION_KEYS,
+    Mapping,
+    Status,
+    target_problem,
+)
 
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {
@@ -42,7 +48,8 @@ class _Reader:
         ) or node.value == "":
             raise self.fail(node, where, "expected a non-empty string")
         if choices is not None and node.value not in choices:
-            raise self.fail(node, where, f"expected one of {', '.join(choices)}; got {node.value!r}")
+            raise self.fail(node, where,
+                            f"expected one of {', '.join(choices)}; got {node.value!r}")
         return str(node.value)
 
     def name(self, node: yaml.Node, where: str) -> str:
@@ -71,7 +78,8 @@ def parse_mapping_file(text: str, path: str) -> list[Mapping]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        raise MappingFileError(path, f"malformed YAML: {getattr(exc, 'problem', exc)}", line) from None
+        problem = getattr(exc, "problem", exc)
+        raise MappingFileError(path, f"malformed YAML: {problem}", line) from None
     if root is None:
         raise MappingFileError(path, "empty mapping file")
     top = reader.mapping(root, "(top)")

@@ -9,7 +9,11 @@ import pytest
 
 from tests.catalogue.catalogue import REPO, Located, in_ci
 from tools.catalogue.hip_headers import (
-    NOT_IN_DEBIAN, HipLibraryHeaders, all_header_paths, default_include_dirs, parse_version,
+    NOT_IN_DEBIAN,
+    HipLibraryHeaders,
+    all_header_paths,
+    default_include_dirs,
+    parse_version,
     scan_library,
 )
 

@@ -6,8 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from hipport.check.baseline import (Baseline, BaselineError, Fingerprint, context_hash,
-                                    fingerprint, relative_key, render, write)
+from hipport.check.baseline import (
+    Baseline,
+    BaselineError,
+    Fingerprint,
+    context_hash,
+    fingerprint,
+    relative_key,
+    render,
+    write,
+)
 from hipport.check.engine import CheckedFile, evaluate
 from hipport.check.policy import FailurePolicy
 from hipport.commands.common import build_settings

@@ -6,8 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from hipport.check.gitdiff import (GitError, changes_since, index_copies, parse_added_lines,
-                                   staged_changes, unstaged_files)
+from hipport.check.gitdiff import (
+    GitError,
+    changes_since,
+    index_copies,
+    parse_added_lines,
+    staged_changes,
+    unstaged_files,
+)
 
 ROOT = Path("/repo")
 

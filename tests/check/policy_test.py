@@ -5,8 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from hipport.check.policy import (Policy, FailurePolicy, default_selects, load_check_config,
-                                  parse_prefixes)
+from hipport.check.policy import (
+    FailurePolicy,
+    Policy,
+    default_selects,
+    load_check_config,
+    parse_prefixes,
+)
 from hipport.config import ConfigError, load_config
 from hipport.errors import UsageError
 

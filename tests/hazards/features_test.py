@@ -35,7 +35,8 @@ POSITIVE = [
     pytest.param("HP505", kernel("long long t0 = clock64();"), id="505-clock64"),
     pytest.param("HP505", "__device__ int f() { return (int)clock(); }", id="505-clock"),
     pytest.param("HP506", "void f(float** p) { cudaMallocManaged(p, 64); }", id="506-managed"),
-    pytest.param("HP506", "void f(float* p) { cudaMemAdvise(p, 64, cudaMemAdviseSetReadMostly, 0); }",
+    pytest.param("HP506",
+                 "void f(float* p) { cudaMemAdvise(p, 64, cudaMemAdviseSetReadMostly, 0); }",
                  id="506-advise"),
     pytest.param("HP506", "void f(float* p, cudaStream_t s) { cudaMemPrefetchAsync(p, 64, 0, s); }",
                  id="506-prefetch"),
@@ -45,7 +46,8 @@ POSITIVE = [
     pytest.param("HP507", "__device__ void f() { cooperative_groups::memcpy_async(g, d, s, n); }",
                  id="507-memcpy-async"),
     pytest.param("HP508", "void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"
-                 "  cudaGraphInstantiateWithFlags(e, g, cudaGraphInstantiateFlagUseNodePriority); }",
+                 "  cudaGraphInstantiateWithFlags(e, g, "
+                 "cudaGraphInstantiateFlagUseNodePriority); }",
                  id="508-node-priority"),
     pytest.param("HP509", "void f(float* p) { cudaMemsetAsync(p, 0, 4, cudaStreamPerThread); }",
                  id="509-per-thread"),
@@ -77,7 +79,8 @@ LOOK_ALIKES = [
     pytest.param("HP507", "__device__ void f() { auto t = cg::tiled_partition<16>(b); }",
                  id="507-supported-feature"),
     pytest.param("HP508", "void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"
-                 "  cudaGraphInstantiateWithFlags(e, g, cudaGraphInstantiateFlagAutoFreeOnLaunch); }",
+                 "  cudaGraphInstantiateWithFlags(e, g, "
+                 "cudaGraphInstantiateFlagAutoFreeOnLaunch); }",
                  id="508-supported-flag"),
     pytest.param("HP509", "void f(cudaStream_t s) { cudaStreamSynchronize(s); }",
                  id="509-explicit-stream"),

@@ -108,9 +108,11 @@ FIXES = [
     pytest.param(kernel("int lane = threadIdx.x & 31;"),
                  kernel("int lane = threadIdx.x & (warpSize - 1);"), id="401-and"),
     pytest.param(kernel("int w = threadIdx.x + 1 >> 5;"),
-                 kernel("int w = ((threadIdx.x + 1) / warpSize);"), id="401-shift-keeps-precedence"),
+                 kernel("int w = ((threadIdx.x + 1) / warpSize);"),
+                 id="401-shift-keeps-precedence"),
     pytest.param(kernel("int lane = threadIdx.x % warpSize;\nif (lane == 31) out[0] = 1;"),
-                 kernel("int lane = threadIdx.x % warpSize;\nif (lane == (warpSize - 1)) out[0] = 1;"),
+                 kernel("int lane = threadIdx.x % warpSize;\n"
+                        "if (lane == (warpSize - 1)) out[0] = 1;"),
                  id="401-last-lane"),
     pytest.param(kernel("float v = x[0];\nfor (int o = 16; o > 0; o /= 2)\n"
                         "  v += __shfl_down_sync(0xffffffff, v, o);"),
@@ -171,6 +173,7 @@ def test_device_function_declared_through_a_macro_is_still_checked():
 
 def test_host_only_file_has_no_warp_hazards():
     # No device code anywhere: a 32 here is a bucket count, not a warp.
-    source = "int bucket(int tid) { return tid % 32; }\nbool all(unsigned m) { return m == 0xffffffff; }\n"
+    source = ("int bucket(int tid) { return tid % 32; }\n"
+              "bool all(unsigned m) { return m == 0xffffffff; }\n")
     assert found(source, "HP401") == [] and found(source, "HP404") == []
     assert found("__device__ " + source, "HP401") == [1]

@@ -12,7 +12,8 @@ from hipport.settings import Settings
 
 FRAGMENTS = [
     "#include <cuda_runtime.h>", "#include <cuda.h>", '#include "my_cuda.h"',
-    "#include <cublas_v2.h>", "#include <curand.h>", "#define CHECK(x) if ((x) != cudaSuccess) abort()",
+    "#include <cublas_v2.h>", "#include <curand.h>",
+    "#define CHECK(x) if ((x) != cudaSuccess) abort()",
     "#ifdef __CUDACC__", "#if CUDART_VERSION >= 11000", "#else", "#endif",
     "cudaStream_t s;", "float* d = nullptr;", "void f() { cudaMalloc(&d, 16); }",
     "void g() { cudaFree(d); obj.cudaFree(1); ns::cudaMalloc(2); }",

@@ -31,7 +31,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import REPO
-from tests.report.helpers import NO_HAZARD_WEIGHTS, report_of, rendered, validate_report_json
+from tests.report.helpers import NO_HAZARD_WEIGHTS, rendered, report_of, validate_report_json
 
 EXAMPLES = REPO / "examples"
 

@@ -7,9 +7,8 @@ import re
 import pytest
 
 from hipport.report import FORMATS
-from tests.report.helpers import (FIXTURES, report_of, rendered, validate_report_json,
-                                  validate_sarif)
 from tests.conftest import REPO
+from tests.report.helpers import FIXTURES, rendered, report_of, validate_report_json, validate_sarif
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +49,7 @@ def test_json_schema_rejects_what_it_should(report):
     import json
 
     import jsonschema
+
     from tests.report.helpers import REPORT_SCHEMA
     data = validate_report_json(rendered(report, "json"))
     schema = json.loads(REPORT_SCHEMA.read_text())

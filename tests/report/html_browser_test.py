@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.report.browser import load, require_chromium, screenshot
-from tests.report.helpers import FIXTURES, report_of, rendered
+from tests.report.helpers import FIXTURES, rendered, report_of
 
 
 @pytest.fixture(scope="module")

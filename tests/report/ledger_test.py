@@ -21,8 +21,13 @@ import io
 
 import pytest
 
-from tests.report.helpers import (FIXTURES, NO_HAZARD_WEIGHTS, report_of, rendered,
-                                  validate_report_json)
+from tests.report.helpers import (
+    FIXTURES,
+    NO_HAZARD_WEIGHTS,
+    rendered,
+    report_of,
+    validate_report_json,
+)
 
 LEGACY = FIXTURES / "legacy"
 

@@ -8,7 +8,6 @@ from hipport.codes import CODES
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding, LocatedFinding
 from hipport.report.effort import EffortModel
-from hipport.report.ledger import STATUS_BY_CODE
 from hipport.report.model import Tally, build_report, directory_of
 from hipport.runner import FileResult, Outcome
 from hipport.score import FileStats

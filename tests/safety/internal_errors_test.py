@@ -74,3 +74,16 @@ def test_an_unstable_conversion_is_an_internal_error_and_not_written(tree: Path,
     assert result.exit_code == 1
     assert "HP004 converting twice is not stable" in result.stderr
     assert (tree / "boom.cu").read_bytes() == CUDA + b"// boom.cu\n"
+
+
+def test_a_bug_outside_any_file_is_one_line_or_a_traceback_with_debug(tree: Path, monkeypatch):
+    import hipport.commands.convert as convert_command
+    from hipport.cli import main
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("simulated bug in the pipeline")
+    monkeypatch.setattr(convert_command, "plan", broken)
+    monkeypatch.setattr("sys.argv", ["hipport"])  # --debug is read from main's arguments
+    assert main(["convert", str(tree)]) == 2
+    with pytest.raises(ZeroDivisionError):
+        main(["convert", str(tree), "--debug"])

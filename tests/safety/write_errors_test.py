@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from hipport.writing import is_temporary
 from tests.safety.harness import make_tree, snapshot
 from tests.safety.refusals_test import run
 from tests.toolchain import _missing
-from hipport.writing import is_temporary
 
 
 @pytest.fixture

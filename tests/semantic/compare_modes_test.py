@@ -2,7 +2,6 @@
 must be listed below with its reason (docs/semantic-mode.md repeats them)."""
 from __future__ import annotations
 
-
 import pytest
 
 from hipport.parse.syntax import SyntaxBackend

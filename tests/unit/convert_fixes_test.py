@@ -70,13 +70,15 @@ def test_rewrite(before, after):
 
 RUNTIME_INCLUDE = [
     pytest.param("// license\n#include <cstdio>\n__global__ void k() {}\n",
-                 "// license\n#include <hip/hip_runtime.h>\n#include <cstdio>\n__global__ void k() {}\n",
+                 "// license\n#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                 "__global__ void k() {}\n",
                  id="before-first-include"),
     pytest.param("#pragma once\n__device__ int f();\n",
                  "#pragma once\n#include <hip/hip_runtime.h>\n__device__ int f();\n",
                  id="after-pragma-once"),
     pytest.param("#ifndef K_H\n#define K_H\n__global__ void k();\n#endif\n",
-                 "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n__global__ void k();\n#endif\n",
+                 "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n"
+                 "__global__ void k();\n#endif\n",
                  id="inside-include-guard"),
     pytest.param("void f(float* p) {\r\n  k<<<1, 1>>>(p);\r\n}\r\n",
                  "#include <hip/hip_runtime.h>\r\nvoid f(float* p) {\r\n  k<<<1, 1>>>(p);\r\n}\r\n",

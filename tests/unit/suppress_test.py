@@ -13,7 +13,8 @@ def codes(source: str) -> list[str]:
     "source",
     [
         pytest.param("void f() { cudaMadeUpCall(1); } // hipport: ignore[HP900]\n", id="same-line"),
-        pytest.param("// hipport: ignore[HP900]\nvoid f() { cudaMadeUpCall(1); }\n", id="line-above"),
+        pytest.param("// hipport: ignore[HP900]\nvoid f() { cudaMadeUpCall(1); }\n",
+                     id="line-above"),
         pytest.param("void f() { cudaMadeUpCall(1); } /* hipport: ignore */\n", id="all-codes"),
         pytest.param("void f() { cudaMadeUpCall(1); } // hipport:ignore[hp900, HP901]\n",
                      id="lowercase-and-list"),

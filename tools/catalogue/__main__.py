@@ -83,12 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     for lib_name, inv in inventories.items():
         if lib_name == "headers":
             continue
-        for name, kind in inv.names.items():
-            known.setdefault(name, (lib_name, kind, inv.origin.get(name)))
+        for name, declared_kind in inv.names.items():
+            known.setdefault(name, (lib_name, declared_kind, inv.origin.get(name)))
     for name, (lib_name, _fact) in facts.items():
         known.setdefault(name, (lib_name, None, None))
-    for name, kind in DEVICE_BUILTINS.items():
-        known.setdefault(name, ("device", kind, None))
+    for name, builtin_kind in DEVICE_BUILTINS.items():
+        known.setdefault(name, ("device", builtin_kind, None))
     for name, entry in CURATED.items():
         known.setdefault(name, (_curated_library(name), entry.get("kind"), None))
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.refresh:
                 files[rel].append(e)
 
-    added = Counter()
+    added: Counter[str] = Counter()
 
     def place(rel: str, library: str, entry: dict[str, Any]) -> None:
         if entry["cuda"] in existing and not args.refresh:
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     for header in sorted(inventories["headers"].names):
         place("headers.yaml", "headers", propose_header(header, hip, hip_paths, header_first_seen))
     for ns in _NAMESPACES:
-        place("headers.yaml" if False else "namespaces.yaml", "headers", dict(ns))
+        place("namespaces.yaml", "headers", dict(ns))
 
     for rel, entries in sorted(files.items()):
         if args.refresh or added[rel]:

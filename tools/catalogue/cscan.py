@@ -128,8 +128,10 @@ def _walk(toks: list[str], out: Declarations, qualify: bool) -> None:
         if t == "{":
             head = stmt
             # namespace / extern "C" blocks are transparent
-            if head and head[0] == "namespace" or (len(head) >= 2 and head[0] == "inline" and head[1] == "namespace"):
-                names = [x for x in head if re.fullmatch(r"[A-Za-z_]\w*", x) and x not in ("namespace", "inline")]
+            inline_ns = len(head) >= 2 and head[0] == "inline" and head[1] == "namespace"
+            if head and head[0] == "namespace" or inline_ns:
+                names = [x for x in head if re.fullmatch(r"[A-Za-z_]\w*", x)
+                         and x not in ("namespace", "inline")]
                 ns = "::".join(names) if names else "_anon"
                 ns_stack.append(ns)
                 if not internal():
@@ -225,7 +227,8 @@ def _record_head(head: list[str], body: list[str], out: Declarations, pre: str) 
                 j += 1
             if name and not name.isupper():
                 out.types.add(pre + name)
-            elif name and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", name) and any(c.islower() for c in name):
+            elif name and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", name) and \
+                    any(c.islower() for c in name):
                 out.types.add(pre + name)
             return
     # function definition: name before first top-level "("

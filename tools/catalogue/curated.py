@@ -19,7 +19,8 @@ _SYMBOL_NOTE = "the symbol argument is wrapped in HIP_SYMBOL(); HIP needs it to 
 
 
 def _warp(hip: str) -> Entry:
-    return {"hip": hip, "kind": "device_function", "rule": "drop-first-argument", "note": _WARP_NOTE}
+    return {"hip": hip, "kind": "device_function", "rule": "drop-first-argument",
+            "note": _WARP_NOTE}
 
 
 def _unsupported(kind: str, note: str) -> Entry:

@@ -165,10 +165,13 @@ _VERSION_HEADERS: dict[str, tuple[str, str, str]] = {
     "hiprtc": ("hip/hip_version.h", "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR"),
     "hipblas": ("hipblas/hipblas-version.h", "hipblasVersionMajor", "hipblasVersionMinor"),
     "hipfft": ("hipfft/hipfft-version.h", "hipfftVersionMajor", "hipfftVersionMinor"),
-    "hipsparse": ("hipsparse/hipsparse-version.h", "hipsparseVersionMajor", "hipsparseVersionMinor"),
-    "hipsolver": ("hipsolver/internal/hipsolver-version.h", "hipsolverVersionMajor", "hipsolverVersionMinor"),
+    "hipsparse": ("hipsparse/hipsparse-version.h", "hipsparseVersionMajor",
+                  "hipsparseVersionMinor"),
+    "hipsolver": ("hipsolver/internal/hipsolver-version.h", "hipsolverVersionMajor",
+                  "hipsolverVersionMinor"),
     "hipcub": ("hipcub/hipcub_version.hpp", "HIPCUB_VERSION_MAJOR", "HIPCUB_VERSION_MINOR"),
-    "rocthrust": ("thrust/rocthrust_version.hpp", "ROCTHRUST_VERSION_MAJOR", "ROCTHRUST_VERSION_MINOR"),
+    "rocthrust": ("thrust/rocthrust_version.hpp", "ROCTHRUST_VERSION_MAJOR",
+                  "ROCTHRUST_VERSION_MINOR"),
     "rccl": ("rccl/rccl.h", "NCCL_MAJOR", "NCCL_MINOR"),
 }
 

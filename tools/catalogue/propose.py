@@ -195,7 +195,8 @@ def propose_header(header: str, hip: dict[str, HipLibraryHeaders],
     elif header_first_seen is not None and hip_header in header_first_seen:
         old, new = header_first_seen[hip_header]
         entry["rocm_version"] = {"added": _vstr(new)}
-        entry["note"] = f"not in the ROCm {_vstr(old)} headers checked; present in ROCm {_vstr(new)}"
+        entry["note"] = (f"not in the ROCm {_vstr(old)} headers checked; present in ROCm "
+                         f"{_vstr(new)}")
     elif hip_header not in hip_header_paths:
         del entry["hip"]
         entry["status"] = "unsupported"
@@ -227,7 +228,8 @@ _RUNTIME_FN_AREAS = (
     ("stream", r"Stream"), ("event", r"Event"),
     ("texture", r"Texture|Surface|Tex|Surf|ChannelDesc|MipmappedArray|Array"),
     ("memory", r"Mem|Malloc|Free|Host|Pointer|Managed|Symbol|Extent|Pitched|Pos\b|Ipc|Peer|Async"),
-    ("error", r"Error"), ("execution", r"Launch|Func|Occupancy|Kernel|Configure|Setup|Parameter|Double"),
+    ("error", r"Error"),
+    ("execution", r"Launch|Func|Occupancy|Kernel|Configure|Setup|Parameter|Double"),
     ("device", r"Device|Thread|Valid|Ctx|Primary|Init|Attribute"),
     ("version", r"Version|Profiler|EntryPoint|Library|Module|Link|Logs"),
 )

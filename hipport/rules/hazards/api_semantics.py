@@ -7,7 +7,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, hazard, matches, text
+from hipport.rules.hazards.nodes import hazard, matches, query, text
 
 _MANAGED = ("HP506", "unified memory on AMD needs XNACK (HSA_XNACK=1 on a GPU that has "
             "it); otherwise managed memory is not migrated on demand and this hint "

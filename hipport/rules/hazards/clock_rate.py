@@ -7,7 +7,14 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, in_device_code, matches, text
+from hipport.rules.hazards.nodes import (
+    hazard,
+    in_device_code,
+    matches,
+    may_hold_device_code,
+    query,
+    text,
+)
 
 _QUERY = query("""
 (call_expression function: (identifier) @clock

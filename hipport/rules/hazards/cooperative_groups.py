@@ -7,7 +7,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, hazard, matches, text
+from hipport.rules.hazards.nodes import hazard, matches, query, text
 
 MISSING = frozenset({
     "reduce", "inclusive_scan", "exclusive_scan", "memcpy_async", "wait", "wait_prior",

@@ -6,8 +6,15 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, may_hold_device_code, enclosing_function, hazard, is_device_function, \
-    matches, text
+from hipport.rules.hazards.nodes import (
+    enclosing_function,
+    hazard,
+    is_device_function,
+    matches,
+    may_hold_device_code,
+    query,
+    text,
+)
 
 _QUERY = query("""
 (call_expression function: (_) @kernel (kernel_call_syntax)) @launch

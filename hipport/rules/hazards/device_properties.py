@@ -7,7 +7,7 @@ from typing import Iterator
 from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, hazard, matches, replace, text
+from hipport.rules.hazards.nodes import hazard, matches, query, replace, text
 
 # cudaDeviceProp (CUDA 13) minus hipDeviceProp_t (hip_runtime_api.h, ROCm 5.2).
 MISSING = frozenset({

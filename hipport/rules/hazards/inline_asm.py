@@ -8,7 +8,7 @@ from tree_sitter import Node
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, hazard, matches, text
+from hipport.rules.hazards.nodes import hazard, matches, query, text
 
 _QUERY = query("(gnu_asm_expression assembly_code: (_) @code) @asm")
 _NVIDIA_ONLY = ("__CUDA_ARCH__", "__NVCC__", "__CUDACC__")

@@ -16,7 +16,7 @@ from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import Variables, variables
-from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, matches, replace, text
+from hipport.rules.hazards.nodes import hazard, matches, may_hold_device_code, query, replace, text
 
 _QUERY = query("""
 (binary_expression left: (_) @left operator: ["==" "!=" "&" "^" "|"] @op

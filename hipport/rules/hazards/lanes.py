@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, Tree
 
 from hipport.rules import Context
-from hipport.rules.hazards.nodes import query, identifiers, text, tree_matches
+from hipport.rules.hazards.nodes import identifiers, query, text, tree_matches
 
 _QUERY = query("""
 (init_declarator declarator: (identifier) @name value: (_) @value)

@@ -8,7 +8,7 @@ from typing import Iterator
 from hipport.edits import Applicability, Edit
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, hazard, matches, text
+from hipport.rules.hazards.nodes import hazard, matches, query, text
 
 _QUERY = query("(launch_bounds) @bounds")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.lanes import variables
-from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, matches, text
+from hipport.rules.hazards.nodes import hazard, matches, may_hold_device_code, query, text
 
 _QUERY = query("""
 (declaration (type_qualifier "__shared__") declarator: (array_declarator) @array)

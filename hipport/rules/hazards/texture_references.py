@@ -7,7 +7,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, hazard, matches, text
+from hipport.rules.hazards.nodes import hazard, matches, query, text
 
 _QUERY = query("""
 (declaration type: (template_type name: (type_identifier) @kind

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, may_hold_device_code, hazard, matches, replace, text
+from hipport.rules.hazards.nodes import hazard, matches, may_hold_device_code, query, replace, text
 
 _LOOPS = query("""
 (for_statement

@@ -14,7 +14,14 @@ from tree_sitter import Node
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
-from hipport.rules.hazards.nodes import query, may_hold_device_code, enclosing_function, hazard, matches, text
+from hipport.rules.hazards.nodes import (
+    enclosing_function,
+    hazard,
+    matches,
+    may_hold_device_code,
+    query,
+    text,
+)
 
 _QUERY = query("""
 (template_function name: (identifier) @tile
