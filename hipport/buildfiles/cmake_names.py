@@ -9,9 +9,6 @@ CMAKE_VARIABLE_SUFFIXES = frozenset({
     "VISIBILITY_PRESET", "STANDARD_LIBRARIES", "OUTPUT_EXTENSION", "COMPILER",
     "CLANG_TIDY", "LINK_FLAGS",
 })
-# Handled by dedicated rules (never a plain rename).
-CMAKE_SPECIAL = frozenset({"CMAKE_CUDA_SEPARABLE_COMPILATION",
-                           "CMAKE_CUDA_RESOLVE_DEVICE_SYMBOLS", "CMAKE_CUDA_HOST_COMPILER"})
 
 # Target/source property names.
 PROPERTY_RENAMES = {"CUDA_STANDARD": "HIP_STANDARD",
@@ -42,8 +39,15 @@ VARIABLES_REPORTED = frozenset({
 })
 FLAG_VARIABLE_PREFIXES = ("CMAKE_CUDA_FLAGS", "CUDA_NVCC_FLAGS")
 SEPARABLE = frozenset({"CMAKE_CUDA_SEPARABLE_COMPILATION", "CUDA_SEPARABLE_COMPILATION"})
+RESOLVE_DEVICE_SYMBOLS = frozenset({"CMAKE_CUDA_RESOLVE_DEVICE_SYMBOLS",
+                                    "CUDA_RESOLVE_DEVICE_SYMBOLS"})
+# Separable compilation and device linking: one rule handles them (cmake_rdc).
+DEVICE_LINK = SEPARABLE | RESOLVE_DEVICE_SYMBOLS
 COMPILER_VARIABLES = frozenset({"CMAKE_CUDA_COMPILER", "CMAKE_CUDA_HOST_COMPILER",
                                 "CUDA_HOST_COMPILER"})
+# CMAKE_CUDA_* handled by dedicated rules (never a plain rename).
+CMAKE_SPECIAL = frozenset({"CMAKE_CUDA_HOST_COMPILER"} |
+                          {name for name in DEVICE_LINK if name.startswith("CMAKE_")})
 
 FLAG_COMMANDS = frozenset({"target_compile_options", "add_compile_options",
                            "target_link_options", "add_link_options", "target_link_libraries",
