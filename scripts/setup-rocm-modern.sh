@@ -373,12 +373,16 @@ else
     [[ -e $stale ]] && { log "removing leftover $stale"; remove_tree "$stale"; }
   done
   tmp="$CACHE/rocm-sid.tmp.$$"
+  # A failed build leaves no half chroot behind (its logs stay in $LOGS).
+  trap 'status=$?; [[ -n ${tmp:-} ]] && remove_tree "$tmp"; exit $status' EXIT
   build_chroot "$tmp" "$mirror" "$want"
   touch "$tmp/.ready"
   if [[ -e $ROOT ]]; then
     mv "$ROOT" "$CACHE/rocm-sid.old.$$"
   fi
   mv "$tmp" "$ROOT"
+  tmp=""
+  trap - EXIT
   remove_tree "$CACHE/rocm-sid.old.$$"
   log "chroot ready in $ROOT $(elapsed)"
   tail -n +2 "$ROOT/.hipport-stamp" | sed 's/^/[setup-rocm-modern]   /' >&2
