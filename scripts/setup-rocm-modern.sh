@@ -26,8 +26,8 @@
 #     rocSPARSE (and RCCL, hipSPARSELt, MIOpen when sid has them), plus the
 #     thin hipBLAS, hipSPARSE and hipSOLVER shared objects.  Their rocBLAS,
 #     rocSPARSE and rocSOLVER dependencies (GPU kernels, several GB) are not
-#     there, so GNU ld refuses to link executables against them
-#     (docs/toolchains.md).
+#     there, so GNU ld refuses to link executables against them; lld links
+#     them (docs/toolchains.md).
 #
 # Environment:
 #   HIPPORT_TOOLCHAIN_CACHE=DIR    cache location (default /var/cache/hipport)
@@ -41,7 +41,7 @@ ROOT="$CACHE/rocm-sid"
 BIN="$CACHE/bin"
 LOGS="$CACHE/logs"  # full output of the last build, step by step
 SUITE=sid
-STAMP_VERSION=1  # bump when the chroot's layout or wrappers change
+STAMP_VERSION=1  # bump when what goes into the chroot changes (wrappers are rewritten every run)
 
 INSTALL_PKGS=(hipcc libamdhip64-dev cmake make g++ libhipfft0 libhiprand1)
 UNPACK_PKGS=(libhipblas-dev libhipblas-common-dev libhipblaslt-dev libhipcub-dev
