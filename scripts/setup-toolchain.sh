@@ -283,6 +283,8 @@ apt_install chromium
 command -v chromium >/dev/null 2>&1 || die "chromium not on PATH after install"
 # END report-browser
 
+bash "$REPO/scripts/setup-rocm-modern.sh" || die "ROCm 6.4 chroot (scripts/setup-rocm-modern.sh) failed"
+
 # --------------------------------------------------------------- env file ----
 mkdir -p "$TC"
 cat >"$ENVFILE.tmp" <<EOF

@@ -6,6 +6,7 @@ import pytest
 
 from hipport.api import convert_source
 from hipport.settings import Settings
+from tests.toolchain import ORACLE_NAMES, HipOracle, require_hip_oracle
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -29,3 +30,10 @@ def convert():
     def run(source: str | bytes, **settings) -> bytes:
         return convert_source(source, Settings(**settings)).output
     return run
+
+
+@pytest.fixture(params=ORACLE_NAMES)
+def hip_oracle(request) -> HipOracle:
+    """Each HIP compiler in turn (test ids ``[hip-5.2]``, ``[rocm-6.4]``); a
+    missing one skips the test, or fails it when CI=true."""
+    return require_hip_oracle(request.param)

@@ -6,6 +6,10 @@ The toolchain is installed by ``scripts/setup-toolchain.sh``:
   hipBLAS/hipFFT/hipCUB/rocThrust/hipSOLVER headers are unpacked from trixie
   into ``.toolchain/rocm-extra`` and announced through the environment
   variable ``HIPPORT_HIP_EXTRA_INCLUDES`` (written to ``.toolchain/env``).
+* a second HIP compiler, Debian sid's ROCm 6.4, runs in a chroot under
+  ``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}`` through wrapper scripts
+  (``scripts/setup-rocm-modern.sh``, docs/toolchains.md).  Each compiler is
+  a :class:`HipOracle`; compile tests run once per oracle.
 * nvcc is the CUDA toolkit's (``/usr/local/cuda/bin/nvcc``); the cuBLAS,
   cuRAND and cuFFT headers come from the ``nvidia-*`` PyPI wheels of the
   ``test`` extra, which install into ``site-packages/nvidia/cu13/include``.
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import site
 import subprocess
@@ -24,6 +29,8 @@ import sys
 import sysconfig
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import NoReturn
 
@@ -37,6 +44,13 @@ CUDA_ARCH = "sm_80"
 CXX_STD = "-std=c++17"
 NVCC_FALLBACK = Path("/usr/local/cuda/bin/nvcc")
 DEFAULT_TIMEOUT = 600.0
+
+CACHE_ENV = "HIPPORT_TOOLCHAIN_CACHE"
+DEFAULT_CACHE = Path("/var/cache/hipport")
+# The oldest ROCm we promise (Debian 12's HIP 5.2, system-wide) and the newest
+# we can verify (Debian sid's ROCm 6.4, in a chroot).  Every compile test runs
+# once per name; a name whose compiler is missing skips (fails when CI=true).
+ORACLE_NAMES = ("hip-5.2", "rocm-6.4")
 
 # Headers that identify an nvidia wheel include dir worth passing to nvcc.
 _CUDA_LIBRARY_HEADERS = (
@@ -55,10 +69,20 @@ def _executable(path: Path) -> str | None:
     return str(path) if path.is_file() and os.access(path, os.X_OK) else None
 
 
+def toolchain_cache() -> Path:
+    """The machine-level cache of scripts/setup-rocm-modern.sh."""
+    return Path(os.environ.get(CACHE_ENV) or DEFAULT_CACHE)
+
+
 def hipcc_path() -> str | None:
-    """Path of ``hipcc`` (PATH first, then /usr/bin and /opt/rocm/bin)."""
+    """Path of the system ``hipcc`` (PATH first, then /usr/bin and /opt/rocm/bin).
+
+    The chroot's wrapper (``<cache>/bin/hipcc``) is never returned, even when
+    that directory is on PATH: it is the modern oracle, not the system one.
+    """
+    wrappers = toolchain_cache() / "bin"
     found = shutil.which("hipcc")
-    if found:
+    if found and Path(found).parent.resolve() != wrappers.resolve():
         return found
     for candidate in (Path("/usr/bin/hipcc"), Path("/opt/rocm/bin/hipcc")):
         exe = _executable(candidate)
@@ -216,17 +240,23 @@ def _run(
         )
 
 
-def hip_compile_command(path: PathLike, *, extra_args: Sequence[str] = ()) -> list[str]:
+def hip_compile_command(
+    path: PathLike, *, extra_args: Sequence[str] = (), oracle: HipOracle | None = None
+) -> list[str]:
     """The hipcc command line (without ``-o``) used by :func:`compile_hip`."""
-    hipcc = hipcc_path()
-    if hipcc is None:
-        raise FileNotFoundError("hipcc not found; run scripts/setup-toolchain.sh")
+    if oracle is not None:
+        hipcc, include_args = oracle.hipcc, list(oracle.include_args)
+    else:
+        found = hipcc_path()
+        if found is None:
+            raise FileNotFoundError("hipcc not found; run scripts/setup-toolchain.sh")
+        hipcc, include_args = found, hip_include_args()
     # ``-x hip`` makes any suffix (.cu, .cpp, .cc, .cxx, .c, ...) device code.
     return [
         hipcc,
         f"--offload-arch={HIP_OFFLOAD_ARCH}",
         CXX_STD,
-        *hip_include_args(),
+        *include_args,
         *extra_args,
         "-c",
         "-x",
@@ -241,14 +271,17 @@ def compile_hip(
     extra_args: Sequence[str] = (),
     output: PathLike | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    oracle: HipOracle | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Compile ``path`` as HIP for gfx90a (``hipcc -c``); never raises on errors.
 
-    The object goes to ``output``, or to a temporary file that is deleted.
-    Check ``returncode`` / ``stderr`` of the result.
+    ``oracle`` picks the compiler (default: the system hipcc).  The object
+    goes to ``output``, or to a temporary file that is deleted.  Check
+    ``returncode`` / ``stderr`` of the result.
     """
-    cmd = hip_compile_command(path, extra_args=extra_args)
-    return _run(cmd, output, hip_env(), timeout)
+    cmd = hip_compile_command(path, extra_args=extra_args, oracle=oracle)
+    env = oracle.environ() if oracle is not None else hip_env()
+    return _run(cmd, output, env, timeout)
 
 
 def cuda_compile_command(
@@ -284,6 +317,109 @@ def compile_cuda(
     return _run(cmd, output, None, timeout)
 
 
+# ---------------------------------------------------------------- oracles --
+@dataclass(frozen=True)
+class HipOracle:
+    """One HIP compiler that converted code is verified with.
+
+    ``sysroot`` is where the oracle's ``/`` is on the host: ``/`` for the
+    system compiler, the chroot for Debian sid's ROCm, whose tools run
+    through ``runner`` (``<cache>/bin/rocm-sid-run TOOL ARG...``) on host
+    files at the same paths.
+    """
+
+    name: str                          # "hip-5.2", "rocm-6.4"
+    hipcc: str                         # host path (a wrapper script for the chroot)
+    hip_version: tuple[int, int]
+    clang_major: int
+    include_args: tuple[str, ...]      # extra hipcc arguments for library headers
+    include_dirs: tuple[Path, ...]     # its header roots, as host paths (for scans)
+    env: tuple[tuple[str, str], ...]   # set in the environment of its tools
+    sysroot: Path = Path("/")
+    runner: tuple[str, ...] = ()
+
+    @property
+    def offload_archs(self) -> tuple[str, ...]:
+        """GPUs its Clang can target: gfx942 needs LLVM 17 (Debian 12 has 15)."""
+        return ("gfx90a", "gfx942") if self.clang_major >= 17 else ("gfx90a",)
+
+    def environ(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(self.env)
+        env.pop("HIPCC_VERBOSE", None)
+        return env
+
+    def command(self, tool: str, *args: str) -> list[str]:
+        """argv that runs this oracle's ``tool`` (hipcc, hipconfig, make, cmake, ldd...)."""
+        if tool == "hipcc":
+            return [self.hipcc, *args]
+        if self.runner:
+            return [*self.runner, tool, *args]
+        return [shutil.which(tool) or tool, *args]
+
+    def has_tool(self, tool: str) -> bool:
+        if self.runner:
+            return any((self.sysroot / d / tool).exists() for d in ("usr/bin", "usr/sbin"))
+        return shutil.which(tool) is not None
+
+    def host_path(self, path: PathLike) -> Path:
+        """The host path of an absolute path of the oracle's file system."""
+        return self.sysroot / Path(path).relative_to("/")
+
+
+def _probe_versions(cmd: list[str], env: dict[str, str]) -> tuple[tuple[int, int], int] | None:
+    """(HIP major.minor, Clang major) from ``hipcc --version``."""
+    try:
+        proc = subprocess.run(cmd + ["--version"], capture_output=True, text=True, env=env,
+                              timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    hip = re.search(r"HIP version: (\d+)\.(\d+)", proc.stdout)
+    clang = re.search(r"clang version (\d+)", proc.stdout)
+    if proc.returncode != 0 or hip is None or clang is None:
+        return None
+    return (int(hip.group(1)), int(hip.group(2))), int(clang.group(1))
+
+
+def _system_oracle() -> HipOracle | None:
+    hipcc = hipcc_path()
+    if hipcc is None:
+        return None
+    env = (("HIP_PLATFORM", "amd"),)
+    versions = _probe_versions([hipcc], dict(os.environ, HIP_PLATFORM="amd"))
+    if versions is None:
+        return None
+    (major, minor), clang = versions
+    return HipOracle(
+        name=f"hip-{major}.{minor}", hipcc=hipcc, hip_version=(major, minor),
+        clang_major=clang, include_args=tuple(hip_include_args()),
+        include_dirs=(Path("/usr/include"), *hip_include_dirs()), env=env)
+
+
+def _chroot_oracle() -> HipOracle | None:
+    cache = toolchain_cache()
+    root, hipcc, runner = cache / "rocm-sid", cache / "bin" / "hipcc", cache / "bin" / "rocm-sid-run"
+    if not ((root / ".ready").is_file() and _executable(hipcc) and _executable(runner)):
+        return None
+    # The repository is bound into the chroot wherever the clone lives.
+    env = (("HIP_PLATFORM", "amd"), ("HIPPORT_ROCM_SID_BIND", str(REPO_ROOT)))
+    versions = _probe_versions([str(hipcc)], dict(os.environ, **dict(env)))
+    if versions is None:
+        return None
+    (major, minor), clang = versions
+    return HipOracle(
+        name=f"rocm-{major}.{minor}", hipcc=str(hipcc), hip_version=(major, minor),
+        clang_major=clang, include_args=(), include_dirs=(root / "usr" / "include",),
+        env=env, sysroot=root, runner=(str(runner),))
+
+
+@lru_cache(maxsize=1)
+def hip_oracles() -> tuple[HipOracle, ...]:
+    """Every HIP compiler installed on this machine, oldest first."""
+    found = [o for o in (_system_oracle(), _chroot_oracle()) if o is not None]
+    return tuple(sorted(found, key=lambda o: o.hip_version))
+
+
 # ----------------------------------------------------------------- pytest --
 def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
@@ -303,6 +439,16 @@ def require_hipcc() -> str:
     if path is None:
         _missing("hipcc not found; run scripts/setup-toolchain.sh")
     return path
+
+
+def require_hip_oracle(name: str) -> HipOracle:
+    """The oracle called ``name``; skip the test without it (fail it when CI=true)."""
+    found = {o.name: o for o in hip_oracles()}
+    if name not in found:
+        others = ", ".join(f"{o.name} ({o.hipcc})" for o in found.values()) or "none"
+        _missing(f"HIP oracle {name} not found (found: {others}); "
+                 "run scripts/setup-toolchain.sh")
+    return found[name]
 
 
 def require_nvcc() -> str:

@@ -1,5 +1,5 @@
 """Code fixed with every hazard fix (unsafe ones included) still compiles
-with hipcc for an AMD GPU."""
+with each HIP compiler for an AMD GPU."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +7,7 @@ from pathlib import Path
 from hipport.api import convert_source
 from hipport.edits import Applicability
 from hipport.settings import Settings
-from tests.toolchain import compile_hip, require_hipcc
+from tests.toolchain import compile_hip
 
 FIXABLE = r"""
 #include <cuda_runtime.h>
@@ -41,8 +41,7 @@ size_t shared_per_sm(int device)
 """
 
 
-def test_every_fix_is_applied_and_the_result_compiles(tmp_path: Path):
-    require_hipcc()
+def test_every_fix_is_applied_and_the_result_compiles(tmp_path: Path, hip_oracle):
     result = convert_source(FIXABLE, Settings(unsafe_fixes=True))
     hazards = [f for f in result.findings if f.code[2] in "45"]
     fixable = [f for f in hazards if f.finding.fix is not None
@@ -51,5 +50,5 @@ def test_every_fix_is_applied_and_the_result_compiles(tmp_path: Path):
     assert all(f.applied for f in fixable), [f.finding.message for f in fixable if not f.applied]
     unit = tmp_path / "fixed.hip.cpp"
     unit.write_bytes(result.output)
-    proc = compile_hip(unit)
+    proc = compile_hip(unit, oracle=hip_oracle)
     assert proc.returncode == 0, proc.stderr[-4000:]

@@ -1,0 +1,397 @@
+#!/usr/bin/env bash
+# setup-rocm-modern.sh - the modern ROCm oracle: Debian sid's ROCm 6.4
+# (hipcc 7.x on clang-21) in a debootstrap chroot, next to the HIP 5.2 that
+# setup-toolchain.sh installs from Debian 12.  Compile and link only.
+#
+# Usage:   scripts/setup-rocm-modern.sh     (no arguments; as root or with
+#                                            sudo; setup-toolchain.sh calls it)
+#
+# Everything goes to a machine-level cache shared by every clone and worktree,
+# CACHE=${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}:
+#   CACHE/rocm-sid/          the chroot; CACHE/rocm-sid/.ready exists only
+#                            when it is complete (built in a temporary
+#                            directory and renamed into place)
+#   CACHE/rocm-sid/.hipport-stamp   mirror, package names and versions
+#   CACHE/bin/hipcc hipconfig cmake ctest make    wrappers: the chroot's tool
+#   CACHE/bin/rocm-sid-run CMD [ARG...]           on host files, at the same
+#                            absolute paths (docs/toolchains.md)
+# A second run only checks the stamp and rewrites the wrappers (seconds).
+#
+# What the chroot holds:
+#   * installed with apt: hipcc, libamdhip64-dev, cmake, make, g++ and the
+#     hipFFT and hipRAND runtime libraries (their rocFFT and rocRAND
+#     dependencies are small), so programs using them link to executables;
+#   * unpacked with dpkg -x: the -dev packages of hipBLAS, hipBLASLt, hipCUB,
+#     rocThrust, rocPRIM, hipFFT, hipSOLVER, hipSPARSE, hipRAND, rocRAND,
+#     rocSPARSE (and RCCL, hipSPARSELt, MIOpen when sid has them), plus the
+#     thin hipBLAS, hipSPARSE and hipSOLVER shared objects.  Their rocBLAS,
+#     rocSPARSE and rocSOLVER dependencies (GPU kernels, several GB) are not
+#     there, so GNU ld refuses to link executables against them; lld links
+#     them (docs/toolchains.md).
+#
+# Environment:
+#   HIPPORT_TOOLCHAIN_CACHE=DIR    cache location (default /var/cache/hipport)
+#   HIPPORT_TOOLCHAIN_REFRESH=1    rebuild the chroot from today's sid
+#   CI=true                        printed in the log only; any error exits
+#                                  non-zero either way
+set -euo pipefail
+
+CACHE="${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}"
+ROOT="$CACHE/rocm-sid"
+BIN="$CACHE/bin"
+LOGS="$CACHE/logs"  # full output of the last build, step by step
+SUITE=sid
+STAMP_VERSION=1  # bump when what goes into the chroot changes (wrappers are rewritten every run)
+
+INSTALL_PKGS=(hipcc libamdhip64-dev cmake make g++ libhipfft0 libhiprand1)
+UNPACK_PKGS=(libhipblas-dev libhipblas-common-dev libhipblaslt-dev libhipcub-dev
+             librocthrust-dev librocprim-dev libhipfft-dev libhipsolver-dev
+             libhipsparse-dev libhiprand-dev librocrand-dev librocsparse-dev
+             libhipblas2 libhipsparse1 libhipsolver0)
+OPTIONAL_UNPACK_PKGS=(librccl-dev libhipsparselt-dev libmiopen-dev)
+# Mount points for the host directories the wrappers bind (created at setup,
+# so that the wrappers also work without root, in a user namespace).
+BIND_DIRS=(/tmp /var/tmp /root /home /work /srv /mnt /opt /media)
+
+start=$SECONDS
+log() { echo "[setup-rocm-modern] $*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+elapsed() { echo "($((SECONDS - ${1:-$start}))s)"; }
+
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null 2>&1 || die "must run as root (or with sudo available)"
+  exec sudo --preserve-env=HIPPORT_TOOLCHAIN_CACHE,HIPPORT_TOOLCHAIN_REFRESH,CI \
+    bash "${BASH_SOURCE[0]}" "$@"
+fi
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+
+# ---------------------------------------------------------------- mirror ----
+host_codename() {
+  (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") || true
+}
+
+mirror_uri() {
+  # URI of the main Debian archive the machine already uses (not -security):
+  # the deb822 stanza whose Suites name this machine's release.
+  local codename uri="" f
+  codename="$(host_codename)"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [[ -r $f && -n $codename ]] || continue
+    uri="$(awk -v want="$codename" '
+      function flush() { if (u != "" && u !~ /security/ && (" " s " ") ~ (" " want " ")) { print u; found = 1 } u = ""; s = "" }
+      /^[[:space:]]*$/ { flush(); if (found) exit; next }
+      tolower($1) == "uris:"   { u = $2 }
+      tolower($1) == "suites:" { $1 = ""; s = $0 }
+      END { if (!found) flush() }
+    ' "$f" | head -n1)"
+    [[ -n $uri ]] && break
+  done
+  if [[ -z $uri && -n $codename ]]; then
+    uri="$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk -v want="$codename" '
+      $1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /=/ && $i !~ /\]$/) {
+        if ($(i+1) == want && $i !~ /security/) { print $i; exit } break } }' | head -n1)"
+  fi
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# --------------------------------------------------------------- helpers ----
+# Run a command inside a chroot with /dev, /proc and /sys bound, in a private
+# mount namespace (the mounts vanish with the process, even on a crash).
+in_chroot() {
+  local dir="$1"; shift
+  unshare --mount --propagation private -- bash -c '
+    set -e
+    dir="$1"; shift
+    for d in /dev /proc /sys; do mount --rbind "$d" "$dir$d"; done
+    exec chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+      DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"
+  ' in_chroot "$dir" "$@"
+}
+
+# Refuse to delete a tree that has anything mounted below it: a leaked bind
+# mount of /work or /home would otherwise be deleted with it.
+remove_tree() {
+  local dir="$1"
+  [[ -e $dir ]] || return 0
+  if awk -v d="$dir" '$5 == d || index($5, d "/") == 1 { found = 1 } END { exit !found }' \
+       /proc/self/mountinfo; then
+    die "something is mounted under $dir; unmount it first (not deleting)"
+  fi
+  rm -rf --one-file-system "$dir"
+}
+
+run_logged() {  # run_logged LOGFILE CMD...: quiet unless it fails
+  local logfile="$1"; shift
+  if ! "$@" >"$logfile" 2>&1; then
+    tail -n 40 "$logfile" >&2
+    die "failed: $* (full log: $logfile)"
+  fi
+}
+
+ensure_host_tools() {
+  command -v unshare >/dev/null && command -v chroot >/dev/null && command -v flock >/dev/null \
+    || die "unshare, chroot and flock (util-linux, coreutils) are required"
+  command -v debootstrap >/dev/null 2>&1 && return 0
+  local t=$SECONDS
+  log "installing debootstrap on the host"
+  if ! apt-get install -y -q --no-install-recommends debootstrap >&2; then
+    apt-get update -q >&2 || die "apt-get update failed"
+    apt-get install -y -q --no-install-recommends debootstrap >&2 \
+      || die "apt-get install debootstrap failed"
+  fi
+  log "debootstrap installed $(elapsed "$t")"
+}
+
+# ---------------------------------------------------------------- build ----
+build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
+  local dir="$1" mirror="$2" want="$3" t include=()
+  local aptopts=(-q -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
+  [[ $mirror == https:* ]] && include=(--include=ca-certificates)
+
+  t=$SECONDS
+  log "debootstrap --variant=minbase $SUITE $mirror (a minute or two)"
+  run_logged "$LOGS/debootstrap.log" \
+    debootstrap --variant=minbase "${include[@]}" "$SUITE" "$dir" "$mirror"
+  log "debootstrap done $(elapsed "$t")"
+
+  t=$SECONDS
+  log "apt-get update in the chroot"
+  # sid's Release file can be older than its Valid-Until window on a mirror
+  # snapshot; the signature is still checked.
+  run_logged "$LOGS/apt-update.log" in_chroot "$dir" apt-get "${aptopts[@]}" update
+  log "apt-get update done $(elapsed "$t")"
+
+  t=$SECONDS
+  log "apt-get install ${INSTALL_PKGS[*]}"
+  run_logged "$LOGS/apt-install.log" in_chroot "$dir" \
+    apt-get "${aptopts[@]}" install -y --no-install-recommends "${INSTALL_PKGS[@]}"
+  in_chroot "$dir" apt-get clean
+  log "apt-get install done $(elapsed "$t")"
+
+  t=$SECONDS
+  local pkgs=("${UNPACK_PKGS[@]}") p
+  for p in "${OPTIONAL_UNPACK_PKGS[@]}"; do
+    if in_chroot "$dir" apt-cache show --no-all-versions "$p" >/dev/null 2>&1; then
+      pkgs+=("$p")
+    else
+      log "optional $p is not in $SUITE; skipped"
+    fi
+  done
+  log "apt-get download + dpkg -x ${pkgs[*]}"
+  local debs=/var/tmp/hipport-debs
+  mkdir -p "$dir$debs"
+  run_logged "$LOGS/apt-download.log" in_chroot "$dir" \
+    bash -c 'cd "$1" && shift && apt-get "$@"' _ "$debs" "${aptopts[@]}" download "${pkgs[@]}"
+  # dpkg -x inside the chroot: sid's dpkg reads whatever compression sid uses.
+  run_logged "$LOGS/dpkg-x.log" in_chroot "$dir" \
+    bash -c 'set -e; for deb in "$1"/*.deb; do dpkg -x "$deb" /; done' _ "$debs"
+  log "unpacked $(ls "$dir$debs" | wc -l) packages $(elapsed "$t")"
+
+  {
+    echo "$want"
+    in_chroot "$dir" dpkg-query -W -f='installed ${Package}=${Version}\n' \
+      "${INSTALL_PKGS[@]}" clang-21 lld-21 rocm-device-libs-21 librocfft0 librocrand1
+    for deb in "$dir$debs"/*.deb; do
+      dpkg-deb -W --showformat='unpacked ${Package}=${Version}\n' "$deb"
+    done
+  } >"$dir/.hipport-stamp"
+  rm -rf "$dir$debs"
+
+  for p in "${BIND_DIRS[@]}"; do mkdir -p "$dir$p"; done
+  smoke_test "$dir"
+}
+
+# Compile and link one HIP program (with hipFFT and hipRAND) and compile one
+# that includes every library header: the oracle must work before it is
+# marked ready.
+smoke_test() {
+  local dir="$1" t=$SECONDS src=/var/tmp/hipport-smoke
+  mkdir -p "$dir$src"
+  cat >"$dir$src/link.hip" <<'EOF'
+#include <hip/hip_runtime.h>
+#include <hipfft/hipfft.h>
+#include <hiprand/hiprand.h>
+__global__ void scale(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+int main() {
+  float* x = nullptr;
+  if (hipMalloc(&x, 64 * sizeof(float)) != hipSuccess) return 1;
+  scale<<<1, 64>>>(x, 2.0f, 64);
+  hipfftHandle plan;
+  hiprandGenerator_t gen;
+  int ok = hipfftPlan1d(&plan, 64, HIPFFT_C2C, 1) == HIPFFT_SUCCESS
+        && hiprandCreateGenerator(&gen, HIPRAND_RNG_PSEUDO_DEFAULT) == HIPRAND_STATUS_SUCCESS;
+  return ok ? 0 : 1;
+}
+EOF
+  cat >"$dir$src/headers.hip" <<'EOF'
+#include <hip/hip_runtime.h>
+#include <hipblas/hipblas.h>
+#include <hipblaslt/hipblaslt.h>
+#include <hipcub/hipcub.hpp>
+#include <hipfft/hipfft.h>
+#include <hiprand/hiprand.h>
+#include <hipsolver/hipsolver.h>
+#include <hipsparse/hipsparse.h>
+#include <thrust/device_vector.h>
+int main() { return 0; }
+EOF
+  log "smoke test: hipcc builds an executable (hipFFT, hipRAND) and reads every library header"
+  run_logged "$LOGS/smoke.log" in_chroot "$dir" bash -c '
+    set -e; cd "$1"
+    hipcc --offload-arch=gfx90a -x hip link.hip -o link -lhipfft -lhiprand
+    hipcc --offload-arch=gfx942 -std=c++17 -fsyntax-only -x hip headers.hip' _ "$src"
+  [[ -x "$dir$src/link" ]] || die "smoke test built no executable"
+  rm -rf "$dir$src"
+  log "smoke test passed $(elapsed "$t")"
+}
+
+# -------------------------------------------------------------- wrappers ----
+write_file() {  # write_file PATH MODE < content (atomic)
+  local path="$1" mode="$2"
+  cat >"$path.tmp.$$"
+  chmod "$mode" "$path.tmp.$$"
+  mv -f "$path.tmp.$$" "$path"
+}
+
+write_wrappers() {
+  mkdir -p "$BIN"
+  # The runner: an outer part that enters a private mount namespace, and an
+  # inner part (--enter) that binds the host's user directories into the
+  # chroot at the same paths, then chroots and execs the tool with the same
+  # cwd and argv.  exec all the way: exit status, signals and stdio are the
+  # tool's own.
+  sed -e "s|@ROOT@|$ROOT|g" -e "s|@SELF@|$BIN/rocm-sid-run|g" \
+      -e "s|@BIND_DIRS@|${BIND_DIRS[*]}|g" <<'EOF' | write_file "$BIN/rocm-sid-run" 755
+#!/bin/bash
+# rocm-sid-run CMD [ARG...] - run CMD from the ROCm chroot @ROOT@
+# on host files at the same absolute paths.  Generated by
+# scripts/setup-rocm-modern.sh (hipport); do not edit.
+#
+# Bound into the chroot: @BIND_DIRS@ (those that exist), the current
+# directory, $HOME, $TMPDIR and the directories listed in
+# HIPPORT_ROCM_SID_BIND (colon separated).  A directory the chroot has itself
+# (e.g. /usr/include) is never shadowed.
+set -euo pipefail
+root='@ROOT@'
+self='@SELF@'
+
+die() { echo "rocm-sid-run: $*" >&2; exit 125; }
+
+covered() {  # covered PATH: PATH is at or under an already bound directory
+  local p="$1" b
+  for b in "${bound[@]}"; do
+    [[ $p == "$b" || $p == "$b"/* ]] && return 0
+  done
+  return 1
+}
+
+enter() {
+  local d p
+  for d in /dev /proc /sys; do mount --rbind "$d" "$root$d"; done
+  bound=()
+  for d in @BIND_DIRS@; do
+    [[ -d $d ]] || continue
+    [[ -d $root$d ]] || mkdir -p "$root$d" 2>/dev/null || continue
+    mount --rbind "$d" "$root$d"
+    bound+=("$d" "$(realpath -e "$d")")
+  done
+  # The chroot's /opt must not show a host ROCm (e.g. /opt/rocm/bin/hipcc).
+  for d in "$root"/opt/rocm*; do
+    [[ -d $d ]] && mount -t tmpfs -o ro,size=4k,mode=755 hipport-hidden "$d"
+  done
+  local cwd extra=()
+  cwd="$(pwd -P)"
+  extra+=("$cwd")
+  [[ -n ${HOME:-} ]] && extra+=("$HOME")
+  [[ -n ${TMPDIR:-} ]] && extra+=("$TMPDIR")
+  if [[ -n ${HIPPORT_ROCM_SID_BIND:-} ]]; then
+    IFS=: read -r -a more <<<"$HIPPORT_ROCM_SID_BIND"
+    extra+=("${more[@]}")
+  fi
+  for d in "${extra[@]}"; do
+    [[ -n $d ]] || continue
+    p="$(realpath -e "$d" 2>/dev/null)" || continue
+    [[ -d $p ]] || continue
+    covered "$p" && continue
+    if [[ -e $root$p && -n "$(ls -A "$root$p" 2>/dev/null)" ]]; then
+      [[ $p == "$cwd" ]] && die "cannot run in $cwd: the chroot has its own $p"
+      continue
+    fi
+    mkdir -p "$root$p" || die "cannot create the mount point $root$p"
+    mount --rbind "$p" "$root$p"
+    bound+=("$p")
+  done
+  unset LD_LIBRARY_PATH LD_PRELOAD LD_AUDIT PYTHONHOME PYTHONPATH PYTHONSTARTUP \
+        VIRTUAL_ENV PERL5LIB
+  export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+  export HIP_PLATFORM="${HIP_PLATFORM:-amd}" PWD="$cwd"
+  exec chroot "$root" /usr/bin/env -C "$cwd" -- "$@"
+}
+
+if [[ ${1:-} == --enter ]]; then
+  shift
+  enter "$@"
+fi
+[[ $# -gt 0 ]] || { echo "usage: rocm-sid-run CMD [ARG...]" >&2; exit 2; }
+[[ -f $root/.ready ]] \
+  || die "$root is not set up; run scripts/setup-rocm-modern.sh (as root)"
+if [[ $EUID -eq 0 ]]; then
+  exec unshare --mount --propagation private -- "$self" --enter "$@"
+fi
+exec unshare --user --map-root-user --mount --propagation private -- "$self" --enter "$@"
+EOF
+  local tool
+  for tool in hipcc hipconfig cmake ctest make; do
+    printf '#!/bin/sh\n# %s from the ROCm chroot %s (scripts/setup-rocm-modern.sh)\nexec %q %s "$@"\n' \
+      "$tool" "$ROOT" "$BIN/rocm-sid-run" "$tool" | write_file "$BIN/$tool" 755
+  done
+}
+
+# ------------------------------------------------------------------ main ----
+log "cache: $CACHE (CI=${CI:-})"
+mkdir -p "$CACHE" "$LOGS"
+exec 9>"$CACHE/.rocm-sid.lock"
+if ! flock -n 9; then
+  log "another setup holds $CACHE/.rocm-sid.lock; waiting"
+  flock 9
+fi
+
+mirror="$(mirror_uri)"
+want="hipport-rocm-sid/$STAMP_VERSION mirror=$mirror suite=$SUITE install=${INSTALL_PKGS[*]}"
+want+=" unpack=${UNPACK_PKGS[*]} optional=${OPTIONAL_UNPACK_PKGS[*]}"
+
+if [[ "${HIPPORT_TOOLCHAIN_REFRESH:-0}" != 1 && -f $ROOT/.ready && -f $ROOT/.hipport-stamp \
+      && "$(head -n1 "$ROOT/.hipport-stamp")" == "$want" \
+      && -x $ROOT/usr/bin/hipcc && -f $ROOT/usr/include/hipblas/hipblas.h ]]; then
+  log "chroot up to date in $ROOT"
+else
+  ensure_host_tools
+  for stale in "$CACHE"/rocm-sid.tmp.* "$CACHE"/rocm-sid.old.*; do
+    [[ -e $stale ]] && { log "removing leftover $stale"; remove_tree "$stale"; }
+  done
+  tmp="$CACHE/rocm-sid.tmp.$$"
+  # A failed build leaves no half chroot behind (its logs stay in $LOGS).
+  trap 'status=$?; [[ -n ${tmp:-} ]] && remove_tree "$tmp"; exit $status' EXIT
+  build_chroot "$tmp" "$mirror" "$want"
+  touch "$tmp/.ready"
+  if [[ -e $ROOT ]]; then
+    mv "$ROOT" "$CACHE/rocm-sid.old.$$"
+  fi
+  mv "$tmp" "$ROOT"
+  tmp=""
+  trap - EXIT
+  remove_tree "$CACHE/rocm-sid.old.$$"
+  log "chroot ready in $ROOT $(elapsed)"
+  tail -n +2 "$ROOT/.hipport-stamp" | sed 's/^/[setup-rocm-modern]   /' >&2
+fi
+write_wrappers
+
+hip_version="$("$BIN/hipcc" --version 2>&1 | awk '/HIP version/ {print $3; exit}')"
+clang_version="$("$BIN/hipcc" --version 2>&1 | awk '/clang version/ {print $4; exit}')"
+hipcc_pkg="$(awk -F= '$1 == "installed hipcc" {print $2}' "$ROOT/.hipport-stamp")"
+[[ -n $hip_version && -n $clang_version ]] || die "$BIN/hipcc --version failed"
+log "hipcc $hipcc_pkg, HIP $hip_version, clang $clang_version: $BIN/hipcc"
+log "done in $((SECONDS - start))s"
