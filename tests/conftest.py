@@ -37,3 +37,11 @@ def hip_oracle(request) -> HipOracle:
     """Each HIP compiler in turn (test ids ``[hip-5.2]``, ``[rocm-6.4]``); a
     missing one skips the test, or fails it when CI=true."""
     return require_hip_oracle(request.param)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that needs a HIP compiler is slow (`pytest -m "not slow"`
+    leaves them out); the others say so with ``pytest.mark.slow``."""
+    for item in items:
+        if "hip_oracle" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

@@ -42,6 +42,7 @@ def test_converted_example_compiles_with_hipcc(program: Path, tmp_path: Path, hi
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_original_example_compiles_with_nvcc(program: Path):
     require_nvcc()
     for unit in sorted(program.glob("*.cu")):

@@ -12,6 +12,8 @@ import pytest
 
 from tests.toolchain import REPO_ROOT, HipOracle, require_hip_oracle
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def chroot() -> HipOracle:

@@ -32,7 +32,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import NoReturn
+
+from tests.ci import missing
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TOOLCHAIN_DIR = REPO_ROOT / ".toolchain"
@@ -398,7 +399,8 @@ def _system_oracle() -> HipOracle | None:
 
 def _chroot_oracle() -> HipOracle | None:
     cache = toolchain_cache()
-    root, hipcc, runner = cache / "rocm-sid", cache / "bin" / "hipcc", cache / "bin" / "rocm-sid-run"
+    root = cache / "rocm-sid"
+    hipcc, runner = cache / "bin" / "hipcc", cache / "bin" / "rocm-sid-run"
     if not ((root / ".ready").is_file() and _executable(hipcc) and _executable(runner)):
         return None
     # The repository is bound into the chroot wherever the clone lives.
@@ -421,23 +423,11 @@ def hip_oracles() -> tuple[HipOracle, ...]:
 
 
 # ----------------------------------------------------------------- pytest --
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
-
-
-def _missing(message: str) -> NoReturn:
-    import pytest
-
-    if _in_ci():
-        pytest.fail(f"{message} (required when CI=true)", pytrace=False)
-    pytest.skip(message)
-
-
 def require_hipcc() -> str:
     """Return hipcc's path; skip the test without it (fail it when CI=true)."""
     path = hipcc_path()
     if path is None:
-        _missing("hipcc not found; run scripts/setup-toolchain.sh")
+        missing("hipcc not found; run scripts/setup-toolchain.sh")
     return path
 
 
@@ -446,7 +436,7 @@ def require_hip_oracle(name: str) -> HipOracle:
     found = {o.name: o for o in hip_oracles()}
     if name not in found:
         others = ", ".join(f"{o.name} ({o.hipcc})" for o in found.values()) or "none"
-        _missing(f"HIP oracle {name} not found (found: {others}); "
+        missing(f"HIP oracle {name} not found (found: {others}); "
                  "run scripts/setup-toolchain.sh")
     return found[name]
 
@@ -455,5 +445,5 @@ def require_nvcc() -> str:
     """Return nvcc's path; skip the test without it (fail it when CI=true)."""
     path = nvcc_path()
     if path is None:
-        _missing("nvcc not found (PATH, /usr/local/cuda/bin/nvcc)")
+        missing("nvcc not found (PATH, /usr/local/cuda/bin/nvcc)")
     return path

@@ -30,7 +30,10 @@ import pytest
 
 from hipport.buildfiles import BuildOptions, detect_build_kind
 from hipport.runner import Job, Mode, Outcome, RunOptions, run_batch
-from tests.toolchain import HipOracle, _missing
+from tests.ci import missing
+from tests.toolchain import HipOracle
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 PROJECTS = sorted(p for p in EXAMPLES.iterdir()
@@ -50,7 +53,7 @@ TIMEOUT = 900
 
 def _required(oracle: HipOracle, tool: str) -> None:
     if not oracle.has_tool(tool):
-        _missing(f"{tool} not found for {oracle.name}")
+        missing(f"{tool} not found for {oracle.name}")
 
 
 def convert_project(src: Path, out: Path, options: BuildOptions) -> list:

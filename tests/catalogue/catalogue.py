@@ -1,7 +1,6 @@
 """Helpers for the catalogue tests: load mappings/, resolve HIP libraries."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,5 +55,3 @@ def all_entries(docs: dict[str, dict[str, Any]]) -> list[Located]:
     return out
 
 
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() == "true"

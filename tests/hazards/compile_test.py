@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hipport.api import convert_source
 from hipport.edits import Applicability
 from hipport.settings import Settings
 from tests.toolchain import compile_hip
+
+pytestmark = pytest.mark.slow
 
 FIXABLE = r"""
 #include <cuda_runtime.h>

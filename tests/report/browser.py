@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.toolchain import _missing
+from tests.ci import missing
 
 NAMES = ("chromium", "chromium-browser", "google-chrome")
 # Offline and quiet: no sandbox (tests may run as root), no GPU, nothing fetched.
@@ -32,7 +32,7 @@ def require_chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    _missing("chromium not found; run scripts/setup-toolchain.sh (Debian package chromium)")
+    missing("chromium not found; run scripts/setup-toolchain.sh (Debian package chromium)")
     raise AssertionError("unreachable")
 
 

@@ -13,6 +13,8 @@ from tests.conftest import REPO
 from tests.report.browser import load, require_chromium, screenshot
 from tests.report.helpers import FIXTURES, rendered, report_of
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def browser():

@@ -24,6 +24,7 @@ def tree(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
     return root, make_tree(root, FILES)
 
 
+@pytest.mark.slow
 def test_a_second_writer_over_the_same_tree_is_refused(tree):
     root, before = tree
     cmd = command(root, "-j", "1", "--backup", ".orig")
@@ -70,6 +71,7 @@ def test_unrelated_trees_and_readers_are_not_locked(tmp_path: Path):
         assert cli(str(tmp_path / "one"), "-o", str(tmp_path / "out")).exit_code == 0
 
 
+@pytest.mark.slow
 def test_appends_made_during_an_in_place_run_are_never_lost(tree):
     root, before = tree
     names = sorted(before)

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from hipport.api import convert_source
 from hipport.cli import cli
 from hipport.parse.syntax import SyntaxBackend
+from tests.ci import in_ci
 
 
 def run(*args: str):
@@ -108,11 +109,11 @@ def test_conversion_never_adds_parse_errors_to_broken_input():
 
 
 @pytest.mark.parametrize("units, limit", [
-    (14_000, 60),  # ~2 MB
+    pytest.param(14_000, 60, marks=pytest.mark.slow),  # ~2 MB
     # ~50 MB, a few minutes and several GB of memory: always in CI, opt-in locally.
-    pytest.param(350_000, 1200, marks=pytest.mark.skipif(
-        not (os.environ.get("HIPPORT_SLOW") or os.environ.get("CI") == "true"),
-        reason="set HIPPORT_SLOW=1 (CI sets CI=true) for the 50 MB file")),
+    pytest.param(350_000, 1200, marks=[pytest.mark.slow, pytest.mark.skipif(
+        not (os.environ.get("HIPPORT_SLOW") or in_ci()),
+        reason="set HIPPORT_SLOW=1 (CI sets CI=true) for the 50 MB file")]),
 ])
 def test_large_file_is_converted_in_linear_time(tmp_path: Path, units: int, limit: float):
     unit = (b"__global__ void k%d(float* p) { p[threadIdx.x] = 0; }\n"

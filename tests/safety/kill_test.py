@@ -14,6 +14,8 @@ import pytest
 
 from tests.safety.harness import classify, interrupt, make_tree, run, snapshot
 
+pytestmark = pytest.mark.slow
+
 FILES = 300
 
 

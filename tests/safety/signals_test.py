@@ -15,6 +15,8 @@ import pytest
 
 from tests.safety.harness import _env, classify, command, make_tree, run, snapshot
 
+pytestmark = pytest.mark.slow
+
 FILES = 400
 
 

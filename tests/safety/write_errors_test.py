@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from hipport.writing import is_temporary
+from tests.ci import missing
 from tests.safety.harness import make_tree, snapshot
 from tests.safety.refusals_test import run
-from tests.toolchain import _missing
 
 
 @pytest.fixture
 def mount(tmp_path: Path):
     if os.geteuid() != 0:
-        _missing("mounting a tmpfs needs root")
+        missing("mounting a tmpfs needs root")
     point = tmp_path / "mnt"
     point.mkdir()
     mounted: list[Path] = []
@@ -28,7 +28,7 @@ def mount(tmp_path: Path):
         done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)],
                               capture_output=True, text=True)
         if done.returncode:
-            _missing(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+            missing(f"cannot mount a tmpfs here: {done.stderr.strip()}")
         mounted.append(point)
         return point
     yield make

@@ -7,6 +7,8 @@ import pytest
 from hipport.parse.syntax import SyntaxBackend
 from tests.semantic.conftest import CASES, REPO
 
+pytestmark = pytest.mark.slow  # converts every case twice with libclang
+
 SOURCES = sorted(p for root in (REPO / "examples", CASES, REPO / "tests" / "cases")
                  for p in root.rglob("*") if p.suffix in (".cu", ".cuh", ".h")
                  and not p.name.endswith(".hip.cu"))  # expected HIP outputs are not CUDA

@@ -7,7 +7,8 @@ from functools import lru_cache
 
 import pytest
 
-from tests.catalogue.catalogue import REPO, Located, in_ci
+from tests.catalogue.catalogue import REPO, Located
+from tests.ci import in_ci, missing
 from tools.catalogue.hip_headers import (
     NOT_IN_DEBIAN,
     HipLibraryHeaders,
@@ -48,12 +49,10 @@ def test_hip_names_exist(entries: list[Located], hip_lib: str) -> None:
         return
     lib = hip_library(hip_lib)
     if not lib.present:
-        msg = f"no {hip_lib} headers in {[str(d) for d in default_include_dirs(REPO)]}"
-        if in_ci():
-            pytest.fail(msg + " (run scripts/setup-toolchain.sh)")
-        pytest.skip(msg)
+        dirs = [str(d) for d in default_include_dirs(REPO)]
+        missing(f"no {hip_lib} headers in {dirs} (run scripts/setup-toolchain.sh)")
     installed = lib.version
-    missing: list[str] = []
+    absent: list[str] = []
     for loc in mapped:
         e = loc.entry
         if e["kind"] == "header":
@@ -63,14 +62,14 @@ def test_hip_names_exist(entries: list[Located], hip_lib: str) -> None:
         added = (e.get("rocm_version") or {}).get("added")
         if added and installed and parse_version(added)[:2] > installed:
             continue
-        missing.append(f"{loc.where} -> {e['hip']} (rocm added {added}, installed {installed})")
-    assert not missing, f"{len(missing)} HIP names not declared:\n" + "\n".join(missing[:50])
+        absent.append(f"{loc.where} -> {e['hip']} (rocm added {added}, installed {installed})")
+    assert not absent, f"{len(absent)} HIP names not declared:\n" + "\n".join(absent[:50])
 
 
 def test_hip_headers_exist(entries: list[Located]) -> None:
     paths = header_paths()
     if not paths:
-        pytest.fail("no HIP headers found") if in_ci() else pytest.skip("no HIP headers")
+        missing("no HIP headers found")
     bad: list[str] = []
     for loc in entries:
         e = loc.entry

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.catalogue.catalogue import Located, in_ci
+from tests.catalogue.catalogue import Located
+from tests.ci import missing
 from tests.toolchain import HipOracle
 from tools.catalogue.hip_headers import scan_library
+
+pytestmark = pytest.mark.slow
 
 # hip library -> headers to include
 INCLUDES = {
@@ -61,7 +64,7 @@ def test_mapped_names_compile(entries: list[Located], hip_lib: str, tmp_path: Pa
     headers = scan_library(hip_lib, dirs)
     if not headers.present:
         msg = f"no {hip_lib} headers"
-        pytest.fail(msg) if in_ci() else pytest.skip(msg)
+        missing(msg)
     names = [loc.entry["hip"] for loc in entries
              if loc.hip_library == hip_lib and loc.status in ("supported", "deprecated")
              and loc.entry["kind"] in KINDS and "::" not in loc.entry["hip"]
@@ -69,7 +72,7 @@ def test_mapped_names_compile(entries: list[Located], hip_lib: str, tmp_path: Pa
     macros = _macros(headers)
     names = [n for n in names if n not in macros and n not in _BUILTIN_TYPES]
     if not names:
-        pytest.skip(f"nothing to compile for {hip_lib}")
+        missing(f"nothing to compile for {hip_lib}: no mapped name found in its headers")
     src = [f"#include <{h}>" for h in INCLUDES[hip_lib]]
     src += ["namespace hipport_check {"] + [f"using ::{n};" for n in _sample(names)] + ["}"]
     cpp = tmp_path / f"check_{hip_lib}.cpp"
