@@ -75,6 +75,10 @@ class Request:
     force: bool = False  # a non-empty output root; read-only and hard-linked files
     backup: str | None = None  # Mode.IN_PLACE: keep originals as NAME + suffix
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
+    # How files are named in results: relative to the current folder, or to
+    # the folder the user named (reports that travel between machines; with
+    # several folders, each file under its folder's name).
+    names_from_root: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,8 @@ def plan(request: Request) -> Plan:
     if request.backup is not None:
         _check_backup_suffix(request.backup, request.mode)
     backend, backend_options = request.front_end.run_options()
-    jobs, skipped = collect_jobs(request.paths, request.mode, request.selection, out)
+    jobs, skipped = collect_jobs(request.paths, request.mode, request.selection, out,
+                                 request.names_from_root)
     if request.backup is not None:
         _check_backup_names(jobs, request.backup, request.selection)
     if out is not None:
@@ -201,7 +206,8 @@ def _output_root(output: Path, roots: list[Path], force: bool) -> Path:
 
 
 def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
-                 out: Path | None = None) -> tuple[list[Job], list[Skipped]]:
+                 out: Path | None = None,
+                 names_from_root: bool = False) -> tuple[list[Job], list[Skipped]]:
     """One job per selected file (and, when mirroring, per other file)."""
     several = len(paths) > 1
     jobs: list[Job] = []
@@ -217,22 +223,25 @@ def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
         if item.link and mode is Mode.IN_PLACE:  # rewriting would replace the link by a file
             skipped.append(Skipped(item.path, "symlink; its target is converted where it lives"))
             continue
-        jobs.append(_job(item, mode, out, several, selection))
+        jobs.append(_job(item, mode, out, several, selection, names_from_root))
     if not jobs and not skipped:
         raise UsageError("no source files found under " + ", ".join(map(shown_path, paths)))
     return jobs, skipped
 
 
 def _job(item: SourcePath, mode: Mode, out: Path | None, several: bool,
-         selection: Selection) -> Job:
+         selection: Selection, names_from_root: bool) -> Job:
     target = None
     if mode is Mode.MIRROR and out is not None:
         target = out / (item.root.name if several else "") / item.relative
     elif mode is Mode.IN_PLACE:
         target = item.path
     kind = selection.build_kind(item.path.name) if item.is_source else None
-    return Job(item.path, display_path(item.path), target, convert=item.is_source,
-               build_kind=kind)
+    if names_from_root:  # several roots: each file under its root's name
+        shown = shown_path(Path(item.root.name) / item.relative if several else item.relative)
+    else:
+        shown = display_path(item.path)
+    return Job(item.path, shown, target, convert=item.is_source, build_kind=kind)
 
 
 def display_path(path: Path) -> str:

@@ -51,7 +51,8 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     planned = plan(Request(
         tuple(req.paths), Mode.DRY_RUN,
         build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version),
-        selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug))
+        selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug,
+        names_from_root=True))
     if req.output is not None:  # refused before any work: a report never replaces code
         output_target(req.output, "report", req.paths, selection, planned.jobs)
     with progress_bar("analysing", len(planned.jobs), enabled=progress) as advance:
@@ -63,7 +64,8 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
         shown["rules"] = ", ".join(req.rules)
     return build_report(
         run.results, load_table(req.rules), model,
-        paths=[display_path(p.resolve()) for p in req.paths],
+        # Named as in the report's file list: no path of the machine that made it.
+        paths=[shown_path(Path(p.resolve().name)) for p in req.paths],
         settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}"
                                  for s in planned.skipped])
 

@@ -11,6 +11,7 @@ from hipport.report.model import Report
 
 CHART_WIDTH = 640  # px of the bar area; labels get their own column
 LABEL_WIDTH = 240
+LABEL_CHARACTERS = 32  # what fits in LABEL_WIDTH at the page's font size
 BAR_HEIGHT = 18
 TOP_BARS = 12
 COLORS = {"converted": "#2e7d32", "unconverted": "#c62828", "findings": "#ef6c00",
@@ -23,6 +24,12 @@ class Segment:
     width: float
     color: str
     title: str
+
+
+def fit(label: str, characters: int = LABEL_CHARACTERS) -> str:
+    """A chart label that fits its column: long ones lose their start (the
+    end of a path says most), marked with an ellipsis."""
+    return label if len(label) <= characters else "…" + label[-(characters - 1):]
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,9 @@ def charts(report: Report) -> list[Chart]:
 def render(report: Report, out: TextIO) -> None:
     from hipport.report.templating import environment
 
-    template = environment(autoescape=True).get_template("report.html.j2")
+    env = environment(autoescape=True)
+    env.filters["fit"] = fit
+    template = env.get_template("report.html.j2")
     out.write(template.render(
         r=report, headline=view.headline(report), charts=charts(report),
         files=list(report.files) if len(report.files) <= view.TOP_LEDGER

@@ -58,7 +58,8 @@ def test_vector_add_counts(config):
     assert report.ledger == ()
     assert [(lib.library, lib.rocm, lib.refs, lib.refs_converted) for lib in report.libraries] \
         == [("runtime", "hip", 22, 22)]
-    assert [f.path for f in report.files] == ["examples/vector_add/vector_add.cu"]
+    # Named from the folder scanned, not from where the report was made.
+    assert [f.path for f in report.files] == ["vector_add.cu"]
     # no ledger, hazards weighted 0: review 22 x 0.002 + one file x 0.05, plus 20 %
     assert report.effort.total == pytest.approx((22 * 0.002 + 0.05) * 1.2)
 
@@ -77,7 +78,7 @@ def test_reduction_counts(config):
     assert (row.cuda_name, row.status, row.code, row.library) == \
         ("__CUDA_ARCH__", "review", "HP904", "device")
     assert (row.occurrences, row.files, row.hip_name) == (2, 1, "__HIP_DEVICE_COMPILE__")
-    assert row.locations == ("examples/reduction/reduction.cu:41",)
+    assert row.locations == ("reduction.cu:41",)  # relative to the folder scanned
     assert row.days == pytest.approx(0.1 + 2 * 0.02) and row.priority == "low"
     assert "#if" in (row.note or "")  # the catalogue's note travels with the row
     assert report.effort.total == pytest.approx((0.14 + 25 * 0.002 + 0.05) * 1.2)
@@ -95,7 +96,7 @@ def test_two_examples_add_up(config):
     t = both.totals
     assert (t.files, t.lines, t.changed_lines, t.refs, t.refs_unconverted) == \
         (2, 281, 45, 49, 2)
-    assert [d.name for d in both.directories] == ["examples/reduction", "examples/vector_add"]
+    assert [d.name for d in both.directories] == ["reduction", "vector_add"]
     assert [d.tally.lines for d in both.directories] == [167, 114]
     data = validate_report_json(rendered(both, "json"))
     assert data["totals"]["refs_converted"] == 47
@@ -105,8 +106,7 @@ def test_two_examples_add_up(config):
 def test_build_files_join_the_report(config):
     report = report_of("examples/vector_add", config=config)
     assert sorted(f.path for f in report.files) == [
-        "examples/vector_add/CMakeLists.txt", "examples/vector_add/Makefile",
-        "examples/vector_add/vector_add.cu"]
+        "CMakeLists.txt", "Makefile", "vector_add.cu"]
     sources_only = report_of("examples/vector_add", config=config, build_files=False)
     # CUDA references are counted in sources only; build files add changed lines.
     assert report.totals.refs == sources_only.totals.refs == 22
