@@ -283,6 +283,8 @@ apt_install chromium
 command -v chromium >/dev/null 2>&1 || die "chromium not on PATH after install"
 # END report-browser
 
+"$REPO/scripts/fetch-doctor-fixtures.sh"  # real ROCm layouts for tests/doctor (doctor-roots/)
+
 # --------------------------------------------------------------- env file ----
 mkdir -p "$TC"
 cat >"$ENVFILE.tmp" <<EOF
