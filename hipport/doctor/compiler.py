@@ -138,10 +138,12 @@ def _clang_check(system: System, hipcc: str,
     directory = Path(clangpath.stdout.strip().splitlines()[0])
     clang = _clang_in(directory, Path(hipcc).parent)
     if clang is None:
+        name = _clang_name(Path(hipcc).parent)
+        advice = f"apt install clang-{name.rsplit('-', 1)[1]}" if name != "clang++" \
+            else "install ROCm's llvm (rocm-llvm), or set HIP_CLANG_PATH"
         return None, None, Check(
             "compiler", "hip-clang", "Clang behind hipcc", Status.MISSING,
-            f"no {_clang_name(Path(hipcc).parent)} in {directory} (hipconfig --hipclangpath)",
-            "install ROCm's llvm (rocm-llvm) or Debian's hipcc with its clang", required=True)
+            f"no {name} in {directory} (hipconfig --hipclangpath)", advice, required=True)
     answer = system.execute([str(clang), "--version"])
     first = answer.stdout.strip().splitlines()[0] if answer.ok and answer.stdout.strip() else ""
     version = parse_version(first.split("version", 1)[1]) if "version" in first else None

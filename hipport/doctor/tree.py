@@ -74,10 +74,12 @@ def _run_check(paths: Sequence[Path], rules: tuple[str, ...]
     nothing is written).  Returns the source files (path, display name) and
     the pipeline's results for them."""
     from hipport.commands.common import build_settings, collect_jobs
-    from hipport.files import Selection
+    from hipport.files import SOURCE_SUFFIXES, Selection
     from hipport.runner import Mode, RunOptions, default_workers, run_batch
 
-    jobs, _ = collect_jobs(paths, Mode.CHECK, Selection(build_files=False))
+    # .hip: the suffix of HIP sources in converted trees.
+    selection = Selection(suffixes=(*SOURCE_SUFFIXES, ".hip"), build_files=False)
+    jobs, _ = collect_jobs(paths, Mode.CHECK, selection)
     options = RunOptions(Mode.CHECK, build_settings(fast=True), rules)
     workers = 1 if len(jobs) <= 200 else default_workers()
     return [(j.source, j.display) for j in jobs], run_batch(jobs, options, workers)
