@@ -10,10 +10,8 @@ from hipport.doctor.devices import TOPOLOGY, amd_gpus, probe_devices
 from hipport.doctor.frameworks import probe_torch
 from hipport.doctor.libraries import LIBRARIES, Installed, probe_library, runtime_package
 from hipport.doctor.model import SECTIONS, Check, Diagnosis, Status, checks_in, format_version
-from hipport.doctor.needs import tree_checks
 from hipport.doctor.rocm import RocmRoot, find_rocm
 from hipport.doctor.system import System
-from hipport.doctor.tree import needs_of
 
 
 def diagnose(system: System, root: Path | None = None, paths: Sequence[Path] = (),
@@ -26,7 +24,11 @@ def diagnose(system: System, root: Path | None = None, paths: Sequence[Path] = (
         compilers = pool.submit(probe_compilers, system, rocm[0])
         devices = pool.submit(probe_devices, system)
         torch = pool.submit(probe_torch, system, amd) if frameworks else None
-        needs = needs_of(paths, rules) if paths else None
+        needs = None
+        if paths:  # the conversion pipeline is imported only for a tree
+            from hipport.doctor.tree import needs_of
+
+            needs = needs_of(paths, rules)
         checks: list[Check] = list(rocm[1])
         checks += compilers.result()[1]
         checks += library_checks(rocm[0])
@@ -34,6 +36,8 @@ def diagnose(system: System, root: Path | None = None, paths: Sequence[Path] = (
         if torch is not None:
             checks += torch.result()[1]
     if needs is not None:
+        from hipport.doctor.needs import tree_checks
+
         checks += tree_checks(needs, rocm[0])
     root_found = rocm[0]
     return Diagnosis(tuple(checks_in(SECTIONS, checks)), tuple(str(p) for p in paths),

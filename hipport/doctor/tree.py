@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from hipport.doctor.guards import Span, guarded_spans, inside
 from hipport.doctor.libraries import BY_CUDA, library_of_include
 from hipport.doctor.model import Version, at_least, format_version
-from hipport.runner import FileResult
 from hipport.table import MappingTable, load_table
 from hipport.table.names import CandidateNames
 from hipport.table.schema import Status
+
+if TYPE_CHECKING:
+    from hipport.runner import FileResult
 
 
 @dataclass(frozen=True)
