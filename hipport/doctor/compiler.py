@@ -112,13 +112,14 @@ def _why_platform(system: System, hipcc: str, clang_dir: str) -> str:
         return "HIP_PLATFORM is unset (hipconfig --platform)"
     clang = Path(clang_dir, "clang++")
     if _runnable(clang) or system.find("clang++"):
-        return f"HIP_PLATFORM is unset and clang++ is there ({clang if _runnable(clang) else 'PATH'})"
+        where = clang if _runnable(clang) else "on PATH"
+        return f"HIP_PLATFORM is unset and clang++ is there ({where})"
     cuda = system.env.get("CUDA_PATH", "/usr/local/cuda")
     nvcc = Path(cuda, "bin", "nvcc")
     found = str(nvcc) if _runnable(nvcc) else system.find("nvcc")
     if found:
         return (f"HIP_PLATFORM is unset, there is no clang++ in {clang_dir} or on PATH, "
-                f"and nvcc is ({found})")
+                f"but there is nvcc ({found})")
     return "HIP_PLATFORM is unset and neither clang++ nor nvcc was found (default)"
 
 

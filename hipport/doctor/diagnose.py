@@ -31,32 +31,32 @@ def diagnose(system: System, root: Path | None = None, paths: Sequence[Path] = (
             needs = needs_of(paths, rules)
         checks: list[Check] = list(rocm[1])
         checks += compilers.result()[1]
-        checks += library_checks(rocm[0])
+        checks += library_checks(rocm[0], system.debian_release())
         checks += devices.result()[1]
         if torch is not None:
             checks += torch.result()[1]
     if needs is not None:
         from hipport.doctor.needs import tree_checks
 
-        checks += tree_checks(needs, rocm[0])
+        checks += tree_checks(needs, rocm[0], system.debian_release())
     root_found = rocm[0]
     return Diagnosis(tuple(checks_in(SECTIONS, checks)), tuple(str(p) for p in paths),
                      str(root_found.path) if root_found else None,
                      root_found.version if root_found else None)
 
 
-def library_checks(root: RocmRoot | None) -> list[Check]:
+def library_checks(root: RocmRoot | None, debian: int | None = None) -> list[Check]:
     if root is None:
         return []
-    return [library_check(probe_library(lib, root)) for lib in LIBRARIES]
+    return [library_check(probe_library(lib, root), debian) for lib in LIBRARIES]
 
 
-def library_check(found: Installed) -> Check:
+def library_check(found: Installed, debian: int | None = None) -> Check:
     lib = found.library
     ident = f"library-{lib.key}"
     if not found.present:
         return Check("libraries", ident, lib.name, Status.INFO, "not installed",
-                     lib.install_hint)
+                     lib.install_hint(debian))
     parts = [f"{lib.name} {format_version(found.version)}" if found.version else lib.name]
     if found.rocm is not None:
         parts[0] += f" (ROCm {format_version(found.rocm)}" + \
@@ -73,12 +73,13 @@ def library_check(found: Installed) -> Check:
                          f"{parts[0]}: headers, but {link.name} points to {target}, which is "
                          "missing", f"apt install {runtime_package(target)}", data=data)
         return Check("libraries", ident, lib.name, Status.WARN,
-                     f"{parts[0]}: headers only, no lib{lib.sonames[0]}.so", lib.install_hint,
-                     data=data)
+                     f"{parts[0]}: headers only, no lib{lib.sonames[0]}.so",
+                     lib.install_hint(debian), data=data)
     if lib.cmake and found.cmake is None:
         return Check("libraries", ident, lib.name, Status.WARN,
                      f"{parts[0]}: no CMake package ({lib.cmake}-config.cmake): "
-                     f"find_package({lib.cmake}) fails", lib.install_hint, data=data)
+                     f"find_package({lib.cmake}) fails", lib.install_hint(debian),
+                     data=data)
     pieces = [found.header or ""]
     if found.shared is not None:
         pieces.append(found.shared.name)

@@ -27,12 +27,17 @@ class RocmLibrary:
     debian: str | None  # Debian's -dev package; None: not packaged in Debian
     rocm_package: str  # the package name in AMD's ROCm repositories
     cuda: tuple[str, ...]  # catalogue libraries it stands in for
+    debian_since: int = 12  # first Debian release with the package (14: only unstable so far)
 
-    @property
-    def install_hint(self) -> str:
-        if self.debian:
-            return f"apt install {self.debian} (Debian/Ubuntu; ROCm repositories: {self.rocm_package})"
-        return f"install {self.rocm_package} from AMD's ROCm repositories (not packaged in Debian)"
+    def install_hint(self, debian: int | None = None) -> str:
+        """How to install it; ``debian`` is the machine's Debian release, if any."""
+        amd = f"AMD's ROCm repositories: {self.rocm_package}"
+        if not self.debian:
+            return f"install {self.rocm_package} from AMD's ROCm repositories (not in Debian)"
+        if debian is not None and debian < self.debian_since:
+            where = f"Debian {self.debian_since}" if self.debian_since <= 13 else "Debian unstable"
+            return f"not packaged in Debian {debian} ({where} has {self.debian}); {amd}"
+        return f"apt install {self.debian} ({amd})"
 
 
 def _triple(prefix: str) -> tuple[str, str, str]:
@@ -50,13 +55,14 @@ LIBRARIES: tuple[RocmLibrary, ...] = (
                 ("runtime", "driver", "device", "cooperative_groups", "cucomplex", "headers")),
     RocmLibrary("hipblas", "hipBLAS", ("hipblas/hipblas.h", "hipblas.h"), ("hipblas/",),
                 ("hipblas",), "hipblas", "hipblas/hipblas-version.h", _triple("hipblasVersion"),
-                "libhipblas-dev", "hipblas-dev", ("cublas",)),
+                "libhipblas-dev", "hipblas-dev", ("cublas",), 13),
     RocmLibrary("hipblaslt", "hipBLASLt", ("hipblaslt/hipblaslt.h",), ("hipblaslt/",),
                 ("hipblaslt",), "hipblaslt", "hipblaslt/hipblaslt-version.h",
-                _upper("HIPBLASLT_VERSION"), "libhipblaslt-dev", "hipblaslt-dev", ("cublaslt",)),
+                _upper("HIPBLASLT_VERSION"), "libhipblaslt-dev", "hipblaslt-dev", ("cublaslt",),
+                14),
     RocmLibrary("hipfft", "hipFFT", ("hipfft/hipfft.h", "hipfft.h"), ("hipfft/",), ("hipfft",),
                 "hipfft", "hipfft/hipfft-version.h", _triple("hipfftVersion"), "libhipfft-dev",
-                "hipfft-dev", ("cufft",)),
+                "hipfft-dev", ("cufft",), 13),
     RocmLibrary("hiprand", "hipRAND", ("hiprand/hiprand.h", "hiprand.h"), ("hiprand/",),
                 ("hiprand",), "hiprand", "hiprand/hiprand_version.h", ("HIPRAND_VERSION",),
                 "libhiprand-dev", "hiprand-dev", ("curand",)),
@@ -66,22 +72,22 @@ LIBRARIES: tuple[RocmLibrary, ...] = (
     RocmLibrary("hipsolver", "hipSOLVER", ("hipsolver/hipsolver.h", "hipsolver.h"),
                 ("hipsolver/",), ("hipsolver",), "hipsolver",
                 "hipsolver/internal/hipsolver-version.h", _triple("hipsolverVersion"),
-                "libhipsolver-dev", "hipsolver-dev", ("cusolver",)),
+                "libhipsolver-dev", "hipsolver-dev", ("cusolver",), 13),
     RocmLibrary("hipcub", "hipCUB", ("hipcub/hipcub.hpp",), ("hipcub/",), (), "hipcub",
                 "hipcub/hipcub_version.hpp", _upper("HIPCUB_VERSION"), "libhipcub-dev",
-                "hipcub-dev", ("cub",)),
+                "hipcub-dev", ("cub",), 13),
     RocmLibrary("rocthrust", "rocThrust", ("thrust/rocthrust_version.hpp",), ("thrust/",), (),
                 "rocthrust", "thrust/rocthrust_version.hpp", _upper("ROCTHRUST_VERSION"),
-                "librocthrust-dev", "rocthrust-dev", ("thrust",)),
+                "librocthrust-dev", "rocthrust-dev", ("thrust",), 13),
     RocmLibrary("rocprim", "rocPRIM", ("rocprim/rocprim.hpp",), ("rocprim/",), (), "rocprim",
                 "rocprim/rocprim_version.hpp", _upper("ROCPRIM_VERSION"), "librocprim-dev",
                 "rocprim-dev", ()),
     RocmLibrary("rccl", "RCCL", ("rccl/rccl.h", "rccl.h"), ("rccl/",), ("rccl",), "rccl",
                 "rccl/rccl.h", ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"), "librccl-dev",
-                "rccl-dev", ("nccl",)),
+                "rccl-dev", ("nccl",), 13),
     RocmLibrary("miopen", "MIOpen", ("miopen/miopen.h",), ("miopen/",), ("MIOpen",), "miopen",
                 "miopen/version.h", _upper("MIOPEN_VERSION"), "libmiopen-dev", "miopen-hip-dev",
-                ("cudnn",)),
+                ("cudnn",), 14),
     # hipRTC lives in libamdhip64 before ROCm 6, in libhiprtc from 6.0 on.
     RocmLibrary("hiprtc", "hipRTC", ("hip/hiprtc.h",), (), ("hiprtc", "amdhip64"), None,
                 "hip/hip_version.h", _upper("HIP_VERSION"), "libamdhip64-dev", "hip-dev",
@@ -138,7 +144,8 @@ def probe_library(lib: RocmLibrary, root: RocmRoot) -> Installed:
                      rocm if rocm is not None else (root.version if header else None))
 
 
-def _shared_library(lib: RocmLibrary, root: RocmRoot) -> tuple[Path | None, tuple[Path, str] | None]:
+def _shared_library(lib: RocmLibrary,
+                    root: RocmRoot) -> tuple[Path | None, tuple[Path, str] | None]:
     dangling = None
     for name in lib.sonames:
         for directory in root.lib_dirs:

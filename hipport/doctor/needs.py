@@ -10,7 +10,8 @@ from hipport.doctor.rocm import RocmRoot
 from hipport.doctor.tree import Need, TreeNeeds, describe
 
 
-def tree_checks(needs: TreeNeeds, root: RocmRoot | None) -> list[Check]:
+def tree_checks(needs: TreeNeeds, root: RocmRoot | None,
+                debian: int | None = None) -> list[Check]:
     version, because = needs.min_rocm
     summary = (f"{', '.join(needs.paths)}: {needs.files} source files; "
                f"{needs.cuda_uses} CUDA and {needs.hip_uses} HIP uses of ROCm APIs and headers")
@@ -20,14 +21,15 @@ def tree_checks(needs: TreeNeeds, root: RocmRoot | None) -> list[Check]:
                     data=(("min_rocm", format_version(version) if version else ""),))]
     for need in needs.libraries.values():
         if root is None:
-            checks.append(need_check(need, None, None))
+            checks.append(need_check(need, None, None, debian))
         else:
             checks.append(need_check(need, probe_library(BY_KEY[need.library], root),
-                                     root.include))
+                                     root.include, debian))
     return checks
 
 
-def need_check(need: Need, installed: Installed | None, include_dir: Path | None) -> Check:
+def need_check(need: Need, installed: Installed | None, include_dir: Path | None,
+               debian: int | None = None) -> Check:
     lib = BY_KEY[need.library]
     ident, title = f"needs-{lib.key}", lib.name
     data = (("library", lib.key), ("uses", str(need.uses)),
@@ -39,7 +41,7 @@ def need_check(need: Need, installed: Installed | None, include_dir: Path | None
         return Check("tree", ident, title, status, f"{detail} ({used})", advice, True, data)
 
     if installed is None or not installed.present:
-        return problem(Status.MISSING, "not installed", lib.install_hint)
+        return problem(Status.MISSING, "not installed", lib.install_hint(debian))
     absent = [h for h in need.headers
               if include_dir is not None and not (include_dir / h).is_file()]
     if absent:
@@ -52,7 +54,8 @@ def need_check(need: Need, installed: Installed | None, include_dir: Path | None
             package = runtime_package(target)
             return problem(Status.MISSING, f"{link.name} points to {target}, which is missing",
                            f"apt install {package} (the runtime package of {lib.debian})")
-        return problem(Status.MISSING, f"no lib{lib.sonames[0]}.so", lib.install_hint)
+        return problem(Status.MISSING, f"no lib{lib.sonames[0]}.so",
+                       lib.install_hint(debian))
     have = installed.rocm
     if need.min_rocm is not None and not at_least(have, need.min_rocm):
         shown = format_version(have) if have else "unknown"

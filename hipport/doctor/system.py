@@ -84,6 +84,17 @@ class System:
         """``/sys/class/kfd`` under ``fs_root``."""
         return self.fs_root / absolute.lstrip("/")
 
+    def debian_release(self) -> int | None:
+        """The machine's Debian major release (12, 13), from /etc/os-release;
+        None elsewhere and on unstable (which has no VERSION_ID)."""
+        try:
+            text = self.path("/etc/os-release").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        fields = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+        version = fields.get("VERSION_ID", "").strip('"')
+        return int(version) if fields.get("ID") == "debian" and version.isdigit() else None
+
     def find(self, name: str) -> str | None:
         return self.which(name, self.env)
 

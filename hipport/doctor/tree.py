@@ -180,7 +180,9 @@ def summarize(paths: tuple[str, ...], files: int, uses: Iterable[Use]) -> TreeNe
     for library, items in sorted(grouped.items()):
         newest = None
         for use in items:
-            if use.rocm is not None and not use.guarded and (newest is None or not at_least(newest.rocm, use.rocm)):
+            if use.rocm is None or use.guarded:
+                continue
+            if newest is None or not at_least(newest.rocm, use.rocm):
                 newest = use
         headers = tuple(sorted({u.header for u in items if u.header}))
         needs[library] = Need(library, len(items), f"{items[0].name} ({items[0].where})",

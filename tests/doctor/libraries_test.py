@@ -118,4 +118,25 @@ def test_every_catalogue_library_has_its_rocm_library():
 
 def test_every_library_has_an_install_hint():
     for lib in LIBRARIES:
-        assert lib.rocm_package and lib.install_hint
+        assert lib.rocm_package and lib.install_hint() and lib.install_hint(12)
+
+
+@pytest.mark.parametrize(("key", "debian", "hint"), [
+    ("hipblas", 12, "not packaged in Debian 12 (Debian 13 has libhipblas-dev); "
+                    "AMD's ROCm repositories: hipblas-dev"),
+    ("hipblas", 13, "apt install libhipblas-dev (AMD's ROCm repositories: hipblas-dev)"),
+    ("hipblaslt", 13, "not packaged in Debian 13 (Debian unstable has libhipblaslt-dev); "
+                      "AMD's ROCm repositories: hipblaslt-dev"),
+    ("hipblaslt", None, "apt install libhipblaslt-dev (AMD's ROCm repositories: hipblaslt-dev)"),
+    ("hiprand", 12, "apt install libhiprand-dev (AMD's ROCm repositories: hiprand-dev)"),
+    ("roctx", 13, "install roctracer-dev from AMD's ROCm repositories (not in Debian)"),
+])
+def test_install_hints_follow_the_debian_release(key, debian, hint):
+    assert BY_KEY[key].install_hint(debian) == hint
+
+
+@pytest.mark.parametrize(("suite", "key"), [(s, k) for s in PRESENT for k in PRESENT[s]])
+def test_debian_since_matches_the_archive(suite, key):
+    """debian_since agrees with what the suites' fixtures hold."""
+    release = {"bookworm": 12, "trixie": 13, "sid": 14}[suite]
+    assert (BY_KEY[key].debian_since <= release) == (PRESENT[suite][key] is not None)
