@@ -51,10 +51,10 @@ def looks_like_rocm(path: Path) -> bool:
 
 def candidates(system: System, explicit: Path | None) -> list[tuple[Path, str]]:
     """Every place ROCm may be, in the order hipcc and CMake look (explicit
-    settings first); duplicates by real path removed."""
+    settings first); duplicates by real path removed.  With ``--root``, only it."""
+    if explicit is not None:  # asked for: no other installation stands in for it
+        return [(explicit, "--root")]
     found: list[tuple[Path, str]] = []
-    if explicit is not None:
-        found.append((explicit, "--root"))
     for var in ("ROCM_PATH", "HIP_PATH"):
         value = system.env.get(var, "").strip()
         if value:
@@ -130,12 +130,12 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
     others: list[str] = []
     for path, how in candidates(system, explicit):
         if not looks_like_rocm(path):
-            if how in ("--root", "ROCM_PATH", "HIP_PATH") and chosen is None:
+            if how in ("ROCM_PATH", "HIP_PATH") and chosen is None:
+                # hipcc and CMake would use it: say so, then show what else is there.
                 checks.append(Check(
-                    "rocm", f"root-{how.strip('-').lower()}", f"{how}", Status.MISSING,
+                    "rocm", how.lower().replace("_", "-"), how, Status.MISSING,
                     f"{how}={path}: no ROCm there (no include/hip/hip_version.h, .info/version)",
-                    f"point {how} at the ROCm installation (the directory holding include/hip)",
-                    required=how == "--root"))
+                    f"point {how} at the ROCm installation (the directory holding include/hip)"))
             continue
         version, source = rocm_version(path)
         if chosen is None:
@@ -143,11 +143,14 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
         else:
             others.append(f"{path} ({format_version(version)}, {how})")
     if chosen is None:
-        checks.append(Check(
-            "rocm", "rocm-root", "ROCm installation", Status.MISSING,
+        detail = (f"--root {explicit}: no ROCm there (no include/hip/hip_version.h, "
+                  ".info/version)") if explicit is not None else (
             "not found (looked at ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-*, hipcc's "
-            "directory, /usr)",
-            "install ROCm (Debian 13: apt install hipcc libamdhip64-dev) or set ROCM_PATH",
+            "directory, /usr)")
+        checks.append(Check(
+            "rocm", "rocm-root", "ROCm installation", Status.MISSING, detail,
+            "install ROCm (Debian 13: apt install hipcc libamdhip64-dev) or set ROCM_PATH"
+            if explicit is None else "give --root the directory holding include/hip",
             required=True))
         return None, checks
     detail = f"{chosen.path} (found via {chosen.how})"

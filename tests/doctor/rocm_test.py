@@ -81,9 +81,20 @@ def test_wrong_rocm_path_is_named(tmp_path):
     root, checks = find_rocm(isolated(tmp_path, {"ROCM_PATH": str(tmp_path / "nowhere")}),
                              suite_root("bookworm"))
     assert root is not None  # --root comes first
+    (tmp_path / "usr").symlink_to(suite_root("bookworm"))
     root, checks = find_rocm(isolated(tmp_path, {"ROCM_PATH": str(tmp_path / "nowhere")}))
+    assert root is not None and root.how == "distribution (/usr)"
+    assert checks[0].id == "rocm-path" and "nowhere" in checks[0].detail
+    assert checks[0].status is Status.MISSING and not checks[0].fails
+
+
+def test_a_root_that_is_not_rocm_has_no_stand_in(tmp_path):
+    (tmp_path / "usr").symlink_to(suite_root("bookworm"))
+    (tmp_path / "empty").mkdir()
+    root, checks = find_rocm(isolated(tmp_path), tmp_path / "empty")
     assert root is None
-    assert checks[0].id == "root-rocm_path" and "nowhere" in checks[0].detail
+    [check] = checks
+    assert check.id == "rocm-root" and check.fails and "--root" in check.detail
 
 
 def test_this_machine_debian_12():
