@@ -312,6 +312,22 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
 
 
 @cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("-f", "--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "json"]))
+@click.option("--root", type=click.Path(path_type=Path), metavar="DIR",
+              help="The ROCm installation to check (default: ROCM_PATH, /opt/rocm, ... /usr).")
+@click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+def doctor(paths: Sequence[Path], fmt: str, root: Path | None, debug: bool) -> None:
+    """Is this machine ready to build and run HIP code?  With PATHS: does it
+    have the libraries and the ROCm version that code needs?  Exit 1 when
+    something the code needs is missing."""
+    from hipport.commands.doctor import DoctorRequest, run_doctor
+
+    raise SystemExit(run_doctor(DoctorRequest(tuple(paths), fmt, root)))
+
+
+@cli.command()
 @click.argument("code")
 def explain(code: str) -> None:
     """Explain a diagnostic code (e.g. HP901 or unsupported-cuda-api)."""

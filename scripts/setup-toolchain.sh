@@ -284,6 +284,7 @@ command -v chromium >/dev/null 2>&1 || die "chromium not on PATH after install"
 # END report-browser
 
 bash "$REPO/scripts/setup-rocm-modern.sh" || die "ROCm 6.4 chroot (scripts/setup-rocm-modern.sh) failed"
+bash "$REPO/scripts/fetch-doctor-fixtures.sh" || die "doctor fixtures (scripts/fetch-doctor-fixtures.sh) failed"
 
 # --------------------------------------------------------------- env file ----
 mkdir -p "$TC"

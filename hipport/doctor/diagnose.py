@@ -1,0 +1,89 @@
+"""One doctor run: every probe, then the tree's needs against the result."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Sequence
+
+from hipport.doctor.compiler import probe_compilers
+from hipport.doctor.devices import TOPOLOGY, amd_gpus, probe_devices
+from hipport.doctor.frameworks import probe_torch
+from hipport.doctor.libraries import LIBRARIES, Installed, probe_library, runtime_package
+from hipport.doctor.model import SECTIONS, Check, Diagnosis, Status, checks_in, format_version
+from hipport.doctor.rocm import RocmRoot, find_rocm
+from hipport.doctor.system import System
+
+
+def diagnose(system: System, root: Path | None = None, paths: Sequence[Path] = (),
+             rules: Sequence[str] = (), frameworks: bool = True) -> Diagnosis:
+    """Everything doctor checks.  The external commands run in threads while
+    the tree (if any) is read in this one."""
+    amd = bool(amd_gpus(system.path(TOPOLOGY)))
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        rocm = find_rocm(system, root)
+        compilers = pool.submit(probe_compilers, system, rocm[0])
+        devices = pool.submit(probe_devices, system)
+        torch = pool.submit(probe_torch, system, amd) if frameworks else None
+        needs = None
+        if paths:  # the conversion pipeline is imported only for a tree
+            from hipport.doctor.tree import needs_of
+
+            needs = needs_of(paths, rules)
+        checks: list[Check] = list(rocm[1])
+        checks += compilers.result()[1]
+        checks += library_checks(rocm[0], system.debian_release())
+        checks += devices.result()[1]
+        if torch is not None:
+            checks += torch.result()[1]
+    if needs is not None:
+        from hipport.doctor.needs import tree_checks
+
+        checks += tree_checks(needs, rocm[0], system.debian_release())
+    root_found = rocm[0]
+    return Diagnosis(tuple(checks_in(SECTIONS, checks)), tuple(str(p) for p in paths),
+                     str(root_found.path) if root_found else None,
+                     root_found.version if root_found else None)
+
+
+def library_checks(root: RocmRoot | None, debian: int | None = None) -> list[Check]:
+    if root is None:
+        return []
+    return [library_check(probe_library(lib, root), debian) for lib in LIBRARIES]
+
+
+def library_check(found: Installed, debian: int | None = None) -> Check:
+    lib = found.library
+    ident = f"library-{lib.key}"
+    if not found.present:
+        return Check("libraries", ident, lib.name, Status.INFO, "not installed",
+                     lib.install_hint(debian))
+    parts = [f"{lib.name} {format_version(found.version)}" if found.version else lib.name]
+    if found.rocm is not None:
+        parts[0] += f" (ROCm {format_version(found.rocm)}" + \
+            (f", {found.package})" if found.package else ")")
+    data = (("header", found.header or ""), ("shared", str(found.shared or "")),
+            ("cmake", str(found.cmake or "")),
+            ("version", format_version(found.version) if found.version else ""),
+            ("rocm", format_version(found.rocm) if found.rocm else ""),
+            ("package", found.package or ""))
+    if lib.sonames and found.shared is None:
+        if found.dangling is not None:
+            link, target = found.dangling
+            return Check("libraries", ident, lib.name, Status.WARN,
+                         f"{parts[0]}: headers, but {link.name} points to {target}, which is "
+                         "missing", f"apt install {runtime_package(target)}", data=data)
+        return Check("libraries", ident, lib.name, Status.WARN,
+                     f"{parts[0]}: headers only, no lib{lib.sonames[0]}.so",
+                     lib.install_hint(debian), data=data)
+    if lib.cmake and found.cmake is None:
+        return Check("libraries", ident, lib.name, Status.WARN,
+                     f"{parts[0]}: no CMake package ({lib.cmake}-config.cmake): "
+                     f"find_package({lib.cmake}) fails", lib.install_hint(debian),
+                     data=data)
+    pieces = [found.header or ""]
+    if found.shared is not None:
+        pieces.append(found.shared.name)
+    if found.cmake is not None:
+        pieces.append("CMake")
+    return Check("libraries", ident, lib.name, Status.OK,
+                 f"{parts[0]}: {', '.join(pieces)}", data=data)

@@ -1,0 +1,108 @@
+from pathlib import Path
+
+import pytest
+
+from hipport.doctor.model import Status
+from hipport.doctor.rocm import candidates, find_rocm
+from tests.doctor.roots import isolated, suite_root
+
+# HIP's major.minor (include/hip/hip_version.h) and the Debian package version
+# of libamdhip64-dev in each suite.
+EXPECTED = {"bookworm": ((5, 2), "5.2.3-8"), "trixie": ((5, 7), "5.7.1-6+deb13u1"),
+            "sid": ((6, 4), "6.4.3-5")}
+
+
+@pytest.mark.parametrize("suite", EXPECTED)
+def test_root_given_explicitly(tmp_path, suite):
+    root, checks = find_rocm(isolated(tmp_path), suite_root(suite))
+    version, package = EXPECTED[suite]
+    assert root is not None and root.how == "--root"
+    assert root.version == version
+    assert root.version_source == "include/hip/hip_version.h"
+    # <suite>/var/lib/dpkg/status lists the unpacked packages, as on a real system.
+    assert root.packages["libamdhip64-dev"].startswith(package.split("-")[0])
+    assert root.distribution
+    assert [c.status for c in checks] == [Status.OK, Status.OK]
+
+
+@pytest.mark.parametrize("var", ["ROCM_PATH", "HIP_PATH"])
+def test_root_from_the_environment(tmp_path, var):
+    root, _ = find_rocm(isolated(tmp_path, {var: str(suite_root("trixie"))}))
+    assert root is not None and root.how == var and root.version == (5, 7)
+
+
+def test_hip_path_of_the_old_layout_means_its_parent(tmp_path):
+    rocm = tmp_path / "rocm"
+    (rocm / "include" / "hip").mkdir(parents=True)
+    (rocm / "hip").mkdir()
+    (rocm / "include" / "hip" / "hip_version.h").write_text(
+        "#define HIP_VERSION_MAJOR 5\n#define HIP_VERSION_MINOR 1\n")
+    root, _ = find_rocm(isolated(tmp_path, {"HIP_PATH": str(rocm / "hip")}))
+    assert root is not None and root.path == rocm and root.version == (5, 1)
+
+
+def test_opt_rocm_then_newest_versioned_then_usr(tmp_path):
+    opt = tmp_path / "opt"
+    opt.mkdir()
+    # Real layouts behind the usual names (ROCm's own installs are not in
+    # Debian; the unpacked Debian trees stand in for them).
+    (opt / "rocm-5.7.1").symlink_to(suite_root("trixie"))
+    (opt / "rocm-6.4.3").symlink_to(suite_root("sid"))
+    (tmp_path / "usr").symlink_to(suite_root("bookworm"))
+    system = isolated(tmp_path)
+    hows = [how for _, how in candidates(system, None)]
+    assert hows == ["/opt/rocm", "/opt/rocm-6.4.3", "/opt/rocm-5.7.1", "distribution (/usr)"]
+    root, checks = find_rocm(system)
+    assert root is not None and root.how == "/opt/rocm-6.4.3" and root.version == (6, 4)
+    others = next(c for c in checks if c.id == "rocm-others")
+    assert others.status is Status.WARN
+    assert "rocm-5.7.1 (5.7" in others.detail and "(5.2, distribution (/usr))" in others.detail
+    (opt / "rocm").symlink_to(opt / "rocm-5.7.1")
+    root, _ = find_rocm(system)
+    assert root is not None and root.how == "/opt/rocm" and root.version == (5, 7)
+
+
+def test_info_version_wins(tmp_path):
+    rocm = tmp_path / "opt" / "rocm"
+    (rocm / ".info").mkdir(parents=True)
+    (rocm / ".info" / "version").write_text("6.1.0-82\n")
+    root, _ = find_rocm(isolated(tmp_path))
+    assert root is not None and root.version == (6, 1, 0) and root.version_source == ".info/version"
+
+
+def test_nothing_found_is_reported_not_raised(tmp_path):
+    root, checks = find_rocm(isolated(tmp_path))
+    assert root is None
+    assert checks[-1].status is Status.MISSING and checks[-1].fails
+    assert "ROCM_PATH" in checks[-1].detail
+
+
+def test_wrong_rocm_path_is_named(tmp_path):
+    root, checks = find_rocm(isolated(tmp_path, {"ROCM_PATH": str(tmp_path / "nowhere")}),
+                             suite_root("bookworm"))
+    assert root is not None  # --root comes first
+    (tmp_path / "usr").symlink_to(suite_root("bookworm"))
+    root, checks = find_rocm(isolated(tmp_path, {"ROCM_PATH": str(tmp_path / "nowhere")}))
+    assert root is not None and root.how == "distribution (/usr)"
+    assert checks[0].id == "rocm-path" and "nowhere" in checks[0].detail
+    assert checks[0].status is Status.MISSING and not checks[0].fails
+
+
+def test_a_root_that_is_not_rocm_has_no_stand_in(tmp_path):
+    (tmp_path / "usr").symlink_to(suite_root("bookworm"))
+    (tmp_path / "empty").mkdir()
+    root, checks = find_rocm(isolated(tmp_path), tmp_path / "empty")
+    assert root is None
+    [check] = checks
+    assert check.id == "rocm-root" and check.fails and "--root" in check.detail
+
+
+def test_this_machine_debian_12():
+    from tests.doctor.roots import this_machine
+
+    if not Path("/usr/include/hip/hip_version.h").is_file():
+        pytest.skip("no ROCm from Debian on this machine")
+    root, _ = find_rocm(this_machine(ROCM_PATH="", HIP_PATH=""))
+    assert root is not None and root.path == Path("/usr")
+    assert root.how in ("distribution (/usr)", "/opt/rocm")
+    assert "libamdhip64-dev" in root.packages
