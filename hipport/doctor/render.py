@@ -66,7 +66,7 @@ def as_json(diagnosis: Diagnosis) -> dict[str, object]:
 
 
 def render_json(diagnosis: Diagnosis, out: TextIO) -> None:
-    json.dump(as_json(diagnosis), out, indent=2, ensure_ascii=False)
+    json.dump(as_json(diagnosis), out, indent=2, ensure_ascii=False, allow_nan=False)
     out.write("\n")
 
 
