@@ -6,6 +6,7 @@ assigned or referenced.  Comments and define blocks are left alone."""
 from __future__ import annotations
 
 from hipport.buildfiles.flags import rewrite_flags
+from hipport.buildfiles.make_rocm_path import rocm_root
 from hipport.buildfiles.make_tokens import LineKind, MakeLine, lex_make
 from hipport.buildfiles.options import BuildOptions
 from hipport.buildfiles.words import Word, split_words
@@ -29,6 +30,10 @@ def make_findings(text: str, options: BuildOptions) -> list[Finding]:
         if line.kind in (LineKind.BLANK, LineKind.COMMENT, LineKind.DEFINE_BODY):
             continue
         claimed: list[tuple[int, int]] = []
+        root = rocm_root(text, line) if line.kind is LineKind.ASSIGNMENT else None
+        if root is not None:
+            findings.append(root)
+            continue
         if line.kind is LineKind.ASSIGNMENT and line.name is not None:
             _rename(findings, line.name, "assignment", text)
             nvcc = any(h in line.name.text.upper() for h in _NVCC_HINTS)

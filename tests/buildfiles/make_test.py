@@ -6,6 +6,7 @@ import pytest
 from hipport.buildfiles import BuildOptions, convert_build_file
 
 OPTS = BuildOptions(offload_arch=("gfx90a", "gfx942"))
+ROCM_ROOT = "$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm)"
 ARCHS = "--offload-arch=gfx90a --offload-arch=gfx942"
 
 
@@ -18,8 +19,18 @@ def convert(text: str):
     pytest.param("NVCC      ?= nvcc\n", "HIPCC     ?= hipcc\n", id="aligned-compiler"),
     pytest.param("NVCC ?= $(CUDA_PATH)/bin/nvcc\n", "HIPCC ?= $(ROCM_PATH)/bin/hipcc\n",
                  id="compiler-path"),
-    pytest.param("CUDA_HOME ?= /usr/local/cuda-12.2\n", "ROCM_PATH ?= /opt/rocm\n",
+    pytest.param("CUDA_HOME ?= /usr/local/cuda-12.2\n",
+                 f"ifndef ROCM_PATH\nROCM_PATH := {ROCM_ROOT}\nendif\n",
                  id="cuda-home-versioned-path"),
+    pytest.param("CUDA_PATH      ?= /usr/local/cuda # the toolkit\nNVCC := nvcc\n",
+                 f"ifndef ROCM_PATH\nROCM_PATH := {ROCM_ROOT} # the toolkit\nendif\n"
+                 "HIPCC := hipcc\n", id="toolkit-root-conditional"),
+    pytest.param("CUDA_PATH=/usr/local/cuda/\n", f"ROCM_PATH := {ROCM_ROOT}\n",
+                 id="toolkit-root-plain"),
+    pytest.param("export CUDA_PATH ?= /usr/local/cuda\n", "export ROCM_PATH ?= /opt/rocm\n",
+                 id="toolkit-root-exported-kept"),
+    pytest.param("CUDA_PATH ?= /usr/local/cuda /opt/x\n", "ROCM_PATH ?= /opt/rocm /opt/x\n",
+                 id="toolkit-root-not-one-path"),
     pytest.param("LIBS := -L/usr/local/cuda/lib64 -lcudart\n", "LIBS := -L/opt/rocm/lib "
                  "-lamdhip64\n", id="lib64-and-cudart"),
     pytest.param("F := -arch=sm_80\n", f"F := {ARCHS}\n", id="arch-equals"),
@@ -63,6 +74,7 @@ def test_make_fixes(before: str, after: str):
     pytest.param("all:\n\techo nvcc-like > nvcc.log\n", id="nvcc-in-other-words"),
     pytest.param("LIBS := -lm -lpthread -lcurses\n", id="other-libraries"),
     pytest.param("%.o: %.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n", id="automatic-variables"),
+    pytest.param("MY_CUDA_PATH ?= /usr/local/cuda-tools\n", id="toolkit-root-look-alike"),
 ])
 def test_make_noop(text: str):
     result = convert(text)
