@@ -129,7 +129,7 @@ class Build:
 def make_build(oracle: HipOracle, directory: Path) -> Build:
     """`make` in a converted Makefile's directory."""
     makefile = (directory / "Makefile").read_text()
-    libraries = Libraries.of(oracle, re.findall(r"-l(\w+)", makefile))
+    libraries = Libraries.of(oracle, re.findall(r"(?<!\S)-l(\w+)", makefile))
     env = oracle.environ()
     if libraries.unloadable:
         env["HIPCC_LINK_FLAGS_APPEND"] = LLD

@@ -2,7 +2,7 @@
 static library of relocatable device code, an executable whose kernel calls
 the library's __device__ function, and a C++ executable that launches the
 library's kernel) converts and links with both HIP oracles by `cmake -S . -B
-build && cmake --build build`.
+build && cmake --build build` and by `make`.
 
 Nothing can run without a GPU; the evidence is that the links succeed (an
 unresolved device function fails the device link) and that every
@@ -17,7 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.buildfiles.building import cmake_build, convert_project, executables, run, tail
+from tests.buildfiles.building import (
+    cmake_build,
+    convert_project,
+    executables,
+    make_build,
+    run,
+    tail,
+)
 from tests.ci import missing
 from tests.toolchain import HipOracle, require_nvcc
 
@@ -57,30 +64,49 @@ def code_objects(fatbin: bytes) -> dict[str, bytes]:
     return entries
 
 
-def test_static_rdc_library_links_into_executables(tmp_path: Path, hip_oracle: HipOracle):
-    for tool in ("cmake", "make"):
-        if not hip_oracle.has_tool(tool):
-            missing(f"{tool} not found for {hip_oracle.name}")
+def assert_kernels_linked(directory: Path, oracle: HipOracle) -> None:
+    for executable, kernels in KERNELS.items():
+        entries = code_objects(elf_section(directory / executable, ".hip_fatbin"))
+        gpus = {e.rsplit("--", 1)[-1]: code for e, code in entries.items() if "amdgcn" in e}
+        assert set(gpus) == set(oracle.offload_archs), (executable, sorted(entries))
+        for gpu, code in gpus.items():
+            for kernel in kernels:
+                assert kernel in code, f"{executable} has no {kernel.decode()} for {gpu}"
+
+
+def required(oracle: HipOracle, *tools: str) -> None:
+    for tool in tools:
+        if not oracle.has_tool(tool):
+            missing(f"{tool} not found for {oracle.name}")
+
+
+def test_cmake_static_rdc_library_links_into_executables(tmp_path: Path,
+                                                         hip_oracle: HipOracle):
+    required(hip_oracle, "cmake", "make")
     source = tmp_path / "src"
     # What a user targeting this ROCm converts with (Clang < 17 needs more).
     convert_project(PROJECT, source, hip_oracle, rocm_version=hip_oracle.hip_version)
     build = cmake_build(hip_oracle, source, tmp_path)
     print(f"\n[rdc_library] {build.command}:\n{tail(build.proc, 10)}")
     assert build.proc.returncode == 0, tail(build.proc, 60)
-    for executable, kernels in KERNELS.items():
-        entries = code_objects(elf_section(tmp_path / "build" / executable, ".hip_fatbin"))
-        gpus = {e.rsplit("--", 1)[-1]: code for e, code in entries.items() if "amdgcn" in e}
-        assert set(gpus) == set(hip_oracle.offload_archs), (executable, sorted(entries))
-        for gpu, code in gpus.items():
-            for kernel in kernels:
-                assert kernel in code, f"{executable} has no {kernel.decode()} for {gpu}"
+    assert_kernels_linked(tmp_path / "build", hip_oracle)
+
+
+def test_makefile_links_dc_objects_with_fgpu_rdc(tmp_path: Path, hip_oracle: HipOracle):
+    required(hip_oracle, "make")
+    convert_project(PROJECT, tmp_path, hip_oracle, rocm_version=hip_oracle.hip_version)
+    build = make_build(hip_oracle, tmp_path)
+    print(f"\n[rdc_library] {build.command}:\n{tail(build.proc, 10)}")
+    assert build.proc.returncode == 0, tail(build.proc, 60)
+    assert_kernels_linked(tmp_path, hip_oracle)
 
 
 def test_the_cuda_project_builds_with_nvcc(tmp_path: Path):
     """The input is a real separable-compilation project: CMake device-links
-    the library into both executables."""
+    the library into both executables, and so does nvcc for make."""
     nvcc = require_nvcc()
     cmake = shutil.which("cmake") or missing("cmake not found")
+    make = shutil.which("make") or missing("make not found")
     build = tmp_path / "build"
     configure = run([cmake, "-S", str(PROJECT), "-B", str(build),
                      f"-DCMAKE_CUDA_COMPILER={nvcc}"], tmp_path, {**os.environ})
@@ -89,3 +115,8 @@ def test_the_cuda_project_builds_with_nvcc(tmp_path: Path):
     assert proc.returncode == 0, tail(proc, 40)
     assert "Linking CUDA device code" in proc.stdout
     assert set(KERNELS) <= executables(build)
+    plain = tmp_path / "make"
+    shutil.copytree(PROJECT, plain)
+    proc = run([make, f"NVCC={nvcc}"], plain, {**os.environ})
+    assert proc.returncode == 0, tail(proc, 40)
+    assert set(KERNELS) <= executables(plain)
