@@ -41,11 +41,16 @@ def cmake_findings(text: str, commands: list[Command], options: BuildOptions) ->
 
 
 def _survey(p: CMakePass, commands: list[Command]) -> None:
-    """What the file already has: packages found, sources marked HIP, and
-    variables holding lists of .cu files."""
+    """What the file already has: packages found, sources marked HIP,
+    variables holding lists of .cu files, and the kind of each target."""
     for cmd in commands:
         words = cmd.words
-        if cmd.lname == "find_package" and words:
+        if cmd.lname in N.EXECUTABLE_COMMANDS and words:
+            p.target_kinds[words[0].text] = "EXECUTABLE"
+        elif cmd.lname in N.LIBRARY_COMMANDS and words:
+            kind = words[1].value if len(words) > 1 else ""
+            p.target_kinds[words[0].text] = kind if kind in N.LIBRARY_TYPES else ""
+        elif cmd.lname == "find_package" and words:
             p.found_packages.add(words[0].value)
         elif cmd.lname == "set_source_files_properties":
             values = [w.value for w in words]

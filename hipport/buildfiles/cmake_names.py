@@ -64,6 +64,13 @@ LEGACY_MANUAL = frozenset({"cuda_compile", "cuda_compile_ptx", "cuda_compile_fat
                            "cuda_select_nvcc_arch_flags", "cuda_build_clean_target"})
 TARGET_COMMANDS = frozenset({"add_executable", "add_library", "cuda_add_executable",
                              "cuda_add_library", "target_sources"})
+EXECUTABLE_COMMANDS = frozenset({"add_executable", "cuda_add_executable"})
+LIBRARY_COMMANDS = frozenset({"add_library", "cuda_add_library"})
+LIBRARY_TYPES = frozenset({"STATIC", "SHARED", "MODULE", "OBJECT", "INTERFACE"})
+# Targets that are linked themselves: their relocatable device code is linked
+# there.  Any other target (a static or object library, or one whose kind this
+# file does not show) passes the device link on to its consumers.
+SELF_LINKED_KINDS = frozenset({"EXECUTABLE", "SHARED", "MODULE"})
 LANGUAGE_GENEXES = ("COMPILE_LANGUAGE:", "LINK_LANGUAGE:", "COMPILE_LANG_AND_ID:",
                     "LINK_LANG_AND_ID:")
 TRUE_VALUES = frozenset({"ON", "TRUE", "YES", "Y", "1"})

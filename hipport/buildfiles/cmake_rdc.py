@@ -46,7 +46,7 @@ def _property_pairs(p: CMakePass, cmd: Command, targets: list[Argument],
                 dropped.append(k)
             elif value.value.upper() in N.TRUE_VALUES:
                 dropped.append(k)
-                after += [line for t in targets for line in _rdc_lines(t.text)]
+                after += [line for t in targets for line in _rdc_lines(p, t)]
             else:
                 p.report("HP653", f"{key.value} {value.value}: set -fgpu-rdc by hand",
                          key.start, value.end)
@@ -77,9 +77,46 @@ def _property_pairs(p: CMakePass, cmd: Command, targets: list[Argument],
     p.claimed += [(e.start, e.end) for e in edits]
 
 
-def _rdc_lines(target: str) -> list[str]:
-    return [f"target_compile_options({target} PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)",
-            f"target_link_options({target} PRIVATE $<$<LINK_LANGUAGE:HIP>:-fgpu-rdc>)"]
+# -fgpu-rdc makes the link a device link; --hip-link makes Clang do it for a
+# target without HIP sources of its own (CMake's hip-lang::device gives it
+# only to targets that have some).
+RDC_COMPILE = "$<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>"
+RDC_LINK = '"$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link>"'
+# Before LLVM 17 (ROCm 5.7) Clang links no device code from a static library
+# given by path, as CMake gives it, and from one given as -l only the members
+# device code refers to (https://reviews.llvm.org/D152207 added
+# --whole-archive); hipcc of those releases unpacked archives itself.
+# Consumers there get the library's objects, from which the host linker then
+# needs nothing more of the archive.  Clang 17 and newer would link them twice.
+OLD_CLANG_COMMENT = ("# Clang < 17 (ROCm < 5.7) links no device code from a static library "
+                     "given by path: link its objects")
+OLD_CLANG_LAST_ROCM = (5, 6)
+
+
+def _old_clang_link(target: str) -> str:
+    condition = ("$<AND:$<LINK_LANGUAGE:HIP>,$<VERSION_LESS:$<HIP_COMPILER_VERSION>,17>,"
+                 f"$<STREQUAL:$<TARGET_PROPERTY:{target},TYPE>,STATIC_LIBRARY>>")
+    return f'target_link_options({target} INTERFACE "$<{condition}:$<TARGET_OBJECTS:{target}>>")'
+
+
+def _old_clang_possible(p: CMakePass) -> bool:
+    version = p.options.settings.rocm_version
+    return version is None or version[:2] <= OLD_CLANG_LAST_ROCM
+
+
+def _rdc_lines(p: CMakePass, target: Argument) -> list[str]:
+    """-fgpu-rdc for a target's compilation, and for the link that resolves its
+    device code: its own (executables, shared and module libraries), or else
+    that of every consumer (PUBLIC: CMake device-linked a CUDA static library
+    in the executable linking it)."""
+    kind = p.target_kinds.get(target.value)
+    lines = [f"target_compile_options({target.text} PRIVATE {RDC_COMPILE})"]
+    if kind in N.SELF_LINKED_KINDS:
+        return lines + [f"target_link_options({target.text} PRIVATE {RDC_LINK})"]
+    lines.append(f"target_link_options({target.text} PUBLIC {RDC_LINK})")
+    if kind != "OBJECT" and _old_clang_possible(p):
+        lines += [OLD_CLANG_COMMENT, _old_clang_link(target.value)]
+    return lines
 
 
 def separable(p: CMakePass, cmd: Command, name: str, values: list[Argument],
@@ -90,10 +127,9 @@ def separable(p: CMakePass, cmd: Command, name: str, values: list[Argument],
         p.edit("HP608", f"{name} {value}: no HIP meaning (removed)", start, end, "")
     elif value in N.TRUE_VALUES:
         if targets:
-            lines = [line for t in targets for line in _rdc_lines(t.text)]
+            lines = [line for t in targets for line in _rdc_lines(p, t)]
         else:
-            lines = ["add_compile_options($<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)",
-                     "add_link_options($<$<LINK_LANGUAGE:HIP>:-fgpu-rdc>)"]
+            lines = [f"add_compile_options({RDC_COMPILE})", f"add_link_options({RDC_LINK})"]
         text = ("\n" + indent(p.text, cmd.start)).join(lines)
         p.edit("HP608", f"{name} {value} -> -fgpu-rdc", cmd.start, cmd.end, text)
     else:

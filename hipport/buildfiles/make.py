@@ -6,6 +6,8 @@ assigned or referenced.  Comments and define blocks are left alone."""
 from __future__ import annotations
 
 from hipport.buildfiles.flags import rewrite_flags
+from hipport.buildfiles.make_rdc import rdc_links
+from hipport.buildfiles.make_rocm_path import rocm_root
 from hipport.buildfiles.make_tokens import LineKind, MakeLine, lex_make
 from hipport.buildfiles.options import BuildOptions
 from hipport.buildfiles.words import Word, split_words
@@ -25,18 +27,28 @@ _NAME_DIRECTIVES = frozenset({"ifdef", "ifndef", "export", "unexport", "undefine
 
 def make_findings(text: str, options: BuildOptions) -> list[Finding]:
     findings: list[Finding] = []
+    values: dict[str, list[str]] = {}  # every value given to each variable
+    nvcc_recipes: list[tuple[Word, list[Word]]] = []
     for line in lex_make(text):
         if line.kind in (LineKind.BLANK, LineKind.COMMENT, LineKind.DEFINE_BODY):
             continue
         claimed: list[tuple[int, int]] = []
+        root = rocm_root(text, line) if line.kind is LineKind.ASSIGNMENT else None
+        if root is not None:
+            findings.append(root)
+            continue
         if line.kind is LineKind.ASSIGNMENT and line.name is not None:
             _rename(findings, line.name, "assignment", text)
+            values.setdefault(line.name.text, []).append(text[line.value_start:line.content_end])
             nvcc = any(h in line.name.text.upper() for h in _NVCC_HINTS)
             words = list(split_words(text, line.value_start, line.content_end))
             claimed = _flags(text, words, options, nvcc, findings)
         elif line.kind is LineKind.RECIPE:
             words = list(split_words(text, line.value_start, _recipe_end(text, line)))
-            nvcc = any(_is_nvcc_word(w.text) for w in words)
+            compiler = next((w for w in words if _is_nvcc_word(w.text)), None)
+            nvcc = compiler is not None
+            if compiler is not None:
+                nvcc_recipes.append((compiler, words))
             claimed = _flags(text, words, options, nvcc, findings)
         elif line.kind is LineKind.DIRECTIVE:
             words = list(split_words(text, line.start, line.content_end))
@@ -46,7 +58,7 @@ def make_findings(text: str, options: BuildOptions) -> list[Finding]:
         for word in split_words(text, line.body_start, end):
             if not any(s <= word.start and word.end <= e for s, e in claimed):
                 findings += _inside_word(text, word)
-    return findings
+    return findings + rdc_links(nvcc_recipes, values)
 
 
 def _recipe_end(text: str, line: MakeLine) -> int:

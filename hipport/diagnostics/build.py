@@ -54,7 +54,10 @@ _CONVERSIONS: tuple[Code, ...] = (
     Code("HP608", "relocatable-device-code", "Separable compilation rewritten as HIP's "
          "`-fgpu-rdc`.", _I,
          "`CUDA_SEPARABLE_COMPILATION ON`, `-rdc=true` and `-dc` become `-fgpu-rdc` (HIP needs "
-         "it when compiling *and* linking). `CUDA_RESOLVE_DEVICE_SYMBOLS` has no HIP meaning "
+         "it when compiling *and* linking). The link option goes where CUDA's device link was: "
+         "an executable's or shared library's own link, the consumers of a static library "
+         "(`PUBLIC`), and in Makefiles every nvcc link of `-dc` objects (nvcc device-linked "
+         "them by itself). `CUDA_RESOLVE_DEVICE_SYMBOLS` has no HIP meaning "
          "(the final link resolves device symbols) and is removed; so is `... OFF`."),
     Code("HP609", "build-compiler", "nvcc replaced by hipcc.", _I,
          "The compiler driver named in a Makefile (`nvcc`, `$(CUDA_PATH)/bin/nvcc`) becomes "
@@ -71,8 +74,12 @@ _CONVERSIONS: tuple[Code, ...] = (
          "its own Clang as host compiler), `-Wno-deprecated-gpu-targets`, `-lcudadevrt`."),
     Code("HP612", "toolkit-path", "CUDA toolkit location replaced by the ROCm location.", _I,
          "`CUDA_PATH`, `CUDA_HOME` and `CUDA_ROOT` become `ROCM_PATH`; `/usr/local/cuda` "
-         "becomes `/opt/rocm` and its `lib64` directory `lib`. Distribution packages (Debian) "
-         "install ROCm under `/usr`: run `make ROCM_PATH=/usr` there."),
+         "becomes `/opt/rocm` and its `lib64` directory `lib`. A Makefile's toolkit root "
+         "(`CUDA_PATH ?= /usr/local/cuda`) becomes `ROCM_PATH := $(shell hipconfig --rocmpath "
+         "2>/dev/null || echo /opt/rocm)`, so plain `make` works on AMD's `/opt/rocm` and on "
+         "distributions that install ROCm under `/usr` (Debian). Do not run `make "
+         "ROCM_PATH=/usr`: make exports it to hipcc, whose Clang then looks for the device "
+         "libraries in the wrong place."),
     Code("HP613", "cmake-minimum-raised", "cmake_minimum_required raised to 3.21 for the HIP "
          "language.", _I,
          "CMake's first-class HIP language appeared in CMake 3.21; projects that enable it "

@@ -61,19 +61,6 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "target_link_libraries(t ${CUDA_LIBRARIES})\n",
                  "include_directories(${hip_INCLUDE_DIRS})\ntarget_link_libraries(t hip::host)\n",
                  id="legacy-variables"),
-    pytest.param("set_target_properties(t PROPERTIES\n  CUDA_SEPARABLE_COMPILATION ON)\n",
-                 "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
-                 "target_link_options(t PRIVATE $<$<LINK_LANGUAGE:HIP>:-fgpu-rdc>)\n",
-                 id="separable-on"),
-    pytest.param("add_executable(t x.cpp)\nset_target_properties(t PROPERTIES\n"
-                 "  CUDA_SEPARABLE_COMPILATION OFF\n  CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n",
-                 "add_executable(t x.cpp)\n", id="separable-off-removed"),
-    pytest.param("set_target_properties(t PROPERTIES CUDA_SEPARABLE_COMPILATION OFF "
-                 "OUTPUT_NAME x)\n", "set_target_properties(t PROPERTIES OUTPUT_NAME x)\n",
-                 id="separable-off-other-property-kept"),
-    pytest.param("set(CUDA_SEPARABLE_COMPILATION ON)\n",
-                 "add_compile_options($<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
-                 "add_link_options($<$<LINK_LANGUAGE:HIP>:-fgpu-rdc>)\n", id="separable-variable"),
     pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\n",
                  "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-gline-tables-only>)"
                  "\n", id="genex-language-and-flag"),

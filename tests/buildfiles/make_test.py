@@ -6,6 +6,7 @@ import pytest
 from hipport.buildfiles import BuildOptions, convert_build_file
 
 OPTS = BuildOptions(offload_arch=("gfx90a", "gfx942"))
+ROCM_ROOT = "$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm)"
 ARCHS = "--offload-arch=gfx90a --offload-arch=gfx942"
 
 
@@ -18,8 +19,18 @@ def convert(text: str):
     pytest.param("NVCC      ?= nvcc\n", "HIPCC     ?= hipcc\n", id="aligned-compiler"),
     pytest.param("NVCC ?= $(CUDA_PATH)/bin/nvcc\n", "HIPCC ?= $(ROCM_PATH)/bin/hipcc\n",
                  id="compiler-path"),
-    pytest.param("CUDA_HOME ?= /usr/local/cuda-12.2\n", "ROCM_PATH ?= /opt/rocm\n",
+    pytest.param("CUDA_HOME ?= /usr/local/cuda-12.2\n",
+                 f"ifndef ROCM_PATH\nROCM_PATH := {ROCM_ROOT}\nendif\n",
                  id="cuda-home-versioned-path"),
+    pytest.param("CUDA_PATH      ?= /usr/local/cuda # the toolkit\nNVCC := nvcc\n",
+                 f"ifndef ROCM_PATH\nROCM_PATH := {ROCM_ROOT} # the toolkit\nendif\n"
+                 "HIPCC := hipcc\n", id="toolkit-root-conditional"),
+    pytest.param("CUDA_PATH=/usr/local/cuda/\n", f"ROCM_PATH := {ROCM_ROOT}\n",
+                 id="toolkit-root-plain"),
+    pytest.param("export CUDA_PATH ?= /usr/local/cuda\n", "export ROCM_PATH ?= /opt/rocm\n",
+                 id="toolkit-root-exported-kept"),
+    pytest.param("CUDA_PATH ?= /usr/local/cuda /opt/x\n", "ROCM_PATH ?= /opt/rocm /opt/x\n",
+                 id="toolkit-root-not-one-path"),
     pytest.param("LIBS := -L/usr/local/cuda/lib64 -lcudart\n", "LIBS := -L/opt/rocm/lib "
                  "-lamdhip64\n", id="lib64-and-cudart"),
     pytest.param("F := -arch=sm_80\n", f"F := {ARCHS}\n", id="arch-equals"),
@@ -47,6 +58,15 @@ def convert(text: str):
     pytest.param("OBJS := $(SRCS:.cu=.o) # nvcc -arch=sm_80 in a comment\n",
                  "OBJS := $(SRCS:.cu=.o) # nvcc -arch=sm_80 in a comment\n", id="comment-kept"),
     pytest.param("F := -ccbin g++ -O2\n", "F := -O2\n", id="ccbin"),
+    pytest.param("%.o: %.cu\n\tnvcc -arch=sm_80 -dc $< -o $@\napp: a.o b.o\n"
+                 "\tnvcc -arch=sm_80 a.o b.o -o app\n",
+                 f"%.o: %.cu\n\thipcc {ARCHS} -fgpu-rdc -c $< -o $@\napp: a.o b.o\n"
+                 f"\thipcc -fgpu-rdc {ARCHS} a.o b.o -o app\n", id="rdc-link-of-dc-objects"),
+    pytest.param("NVCC := nvcc -O2\nRDC := -rdc=true\nk.o: k.cu\n\t$(NVCC) $(RDC) -c k.cu\n"
+                 "app: k.o\n\tcd out && $(NVCC) ../k.o -o app\n",
+                 "HIPCC := hipcc -O2\nRDC := -fgpu-rdc\nk.o: k.cu\n\t$(HIPCC) $(RDC) -c k.cu\n"
+                 "app: k.o\n\tcd out && $(HIPCC) -fgpu-rdc ../k.o -o app\n",
+                 id="rdc-link-flags-through-variables"),
 ])
 def test_make_fixes(before: str, after: str):
     result = convert(before)
@@ -63,6 +83,9 @@ def test_make_fixes(before: str, after: str):
     pytest.param("all:\n\techo nvcc-like > nvcc.log\n", id="nvcc-in-other-words"),
     pytest.param("LIBS := -lm -lpthread -lcurses\n", id="other-libraries"),
     pytest.param("%.o: %.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n", id="automatic-variables"),
+    pytest.param("MY_CUDA_PATH ?= /usr/local/cuda-tools\n", id="toolkit-root-look-alike"),
+    pytest.param("F = -fgpu-rdc\nk.o: k.cu\n\thipcc $(F) -c k.cu\napp: k.o\n"
+                 "\thipcc $(F) k.o -o app\n", id="rdc-link-already-hip"),
 ])
 def test_make_noop(text: str):
     result = convert(text)
@@ -90,3 +113,16 @@ def test_arch_variable_is_named_in_the_message():
     result = convert("F := -arch=sm_$(SM)\n")
     assert result.output.decode() == f"F := {ARCHS}\n"
     assert "$(SM) no longer selects the GPU" in result.findings[0].finding.message
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("app: k.cu\n\tnvcc -arch=sm_80 k.cu -o app\n", id="no-rdc-in-the-makefile"),
+    pytest.param("F := -rdc=true\nk.o: k.cu\n\tnvcc $(F) -c k.cu\napp: k.o\n"
+                 "\tnvcc $(F) k.o -o app\n", id="link-already-rdc-through-a-variable"),
+    pytest.param("k.o: k.cu\n\tnvcc -dc k.cu\nd.o: k.o\n\tnvcc -dlink k.o -o d.o\n",
+                 id="separate-device-link-step"),
+])
+def test_rdc_link_not_added(text: str):
+    result = convert(text)
+    assert b"nvcc -fgpu-rdc" not in result.output and b") -fgpu-rdc" not in result.output
+    assert not [f for f in result.findings if "only with -fgpu-rdc" in f.finding.message]
