@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from hipport import __version__
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
 from hipport.cache import Entry, ResultCache, as_result, decode, encode
+from hipport.cachedir import code_digest
 from hipport.codes import CODES
 from hipport.convert import ConversionResult, convert_bytes
 from hipport.delivery import Delivered, Destination, Mode, WriteFailed, copy, deliver
@@ -182,8 +183,8 @@ class Converter:
         # outside the file: its results are not cached.
         if not self.options.cache or self.options.backend != "syntax":
             return None
-        return "|".join((__version__, self.table.digest, repr(self.options.settings),
-                         repr(self.options.offload_arch)))
+        return "|".join((__version__, code_digest(), self.table.digest,
+                         repr(self.options.settings), repr(self.options.offload_arch)))
 
 
 def failure(display: str, code: str, message: str, reason: str) -> FileResult:

@@ -154,3 +154,28 @@ def test_two_runs_at_once_share_the_cache(tmp_path: Path, cache: Path):
         _, err = run.communicate(timeout=120)
         assert run.returncode == 0, err.decode()
     assert len(entries(cache)) == 80  # neither run's entries were lost to the other
+
+
+def test_results_of_other_code_are_never_served(tmp_path: Path, monkeypatch):
+    """An edited checkout (same version number) must not get old results."""
+    from hipport.cache import ResultCache
+
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"void f(void* p) { cudaFree(p); }\n")
+    stored: list[str] = []
+    real_put = ResultCache.put
+    monkeypatch.setattr(ResultCache, "put",
+                        lambda self, key, blob: (stored.append(key), real_put(self, key, blob)))
+    run_batch([Job(f, "k.cu")], RunOptions(Mode.DRY_RUN))
+    assert stored
+    asked: list[str] = []
+    real_get = ResultCache.get
+    monkeypatch.setattr(ResultCache, "get",
+                        lambda self, key: (asked.append(key), real_get(self, key))[1])
+    run_batch([Job(f, "k.cu")], RunOptions(Mode.DRY_RUN))
+    assert asked == stored  # the same code finds its entry
+    asked.clear()
+    earlier = set(stored)
+    monkeypatch.setattr("hipport.runner.code_digest", lambda: "other code")
+    run_batch([Job(f, "k.cu")], RunOptions(Mode.DRY_RUN))
+    assert asked and not set(asked) & earlier
