@@ -40,8 +40,10 @@ def output_target(output: Path, what: str, paths: Sequence[Path], selection: Sel
             raise UsageError(f"{where}: it is an input of this run; choose another name")
     linked = _hard_link(target, jobs)
     if linked is not None:
-        raise UsageError(f"{where}: it is a hard link to {linked.display}, a file this run "
-                         "reads; choose another name")
+        from hipport.pipeline import display_path
+
+        raise UsageError(f"{where}: it is a hard link to {display_path(linked.source)}, a "
+                         "file this run reads; choose another name")
     if target.exists() and (Selection().selects(target.name) or selection.selects(target.name)):
         raise UsageError(f"{where}: it would replace a source or build file; choose another "
                          "name")

@@ -74,7 +74,7 @@ def test_report_writes_every_format_with_odd_names(odd_tree: Path, fmt: str):
         data = validate_report_json(text)
         files = {bytes.fromhex(f["path_hex"]) if "path_hex" in f else f["path"].encode(): f
                  for f in data["files"]}
-        assert set(files) == {b"src/" + n for n in ODD_NAMES}
+        assert set(files) == set(ODD_NAMES)  # relative to the folder scanned
         for raw, entry in files.items():
             entry["path"].encode("utf-8")  # no lone surrogates
             assert unescape(entry["path"]) == raw
@@ -82,13 +82,13 @@ def test_report_writes_every_format_with_odd_names(odd_tree: Path, fmt: str):
         data = validate_sarif(text)
         uris = {unquote_to_bytes(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
                 for r in data["runs"][0]["results"]}
-        assert uris == {b"src/" + n for n in ODD_NAMES}
+        assert uris == set(ODD_NAMES)
 
 
 def test_report_to_stdout_with_odd_names(odd_tree: Path):
     result = run("report", "src", "--format", "md", "-j", "1", "--no-cache")
     assert result.exit_code == 0, result.output
-    assert "src/nl\\x0ahere.cu" in result.stdout
+    assert "nl\\x0ahere.cu" in result.stdout
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
