@@ -7,6 +7,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from hipport.api import convert_source
 from hipport.cli import cli
 from hipport.errors import MappingFileError
 from hipport.settings import Settings
@@ -19,6 +20,11 @@ from hipport.table.versions import (
     for_target,
     parse_target,
 )
+
+
+def run(source: str, target: tuple[int, ...] | None) -> tuple[str, list[str]]:
+    result = convert_source(source, Settings(rocm_version=target))
+    return result.output.decode(), [f.code for f in result.findings if not f.applied]
 
 
 def test_the_default_target_is_the_newest_verified_release():
@@ -47,6 +53,66 @@ def test_the_command_line_refuses_a_target_older_than_the_oldest_verified(tmp_pa
                                       str(tmp_path / "a.cu")])
     assert result.exit_code == 2
     assert "--rocm-version: ROCm 5.0 is older than 5.2" in result.output
+
+
+# --- names -----------------------------------------------------------------------
+
+def test_a_name_newer_than_the_target_is_left_unchanged_with_hp905():
+    # hipLinkCreate: in the ROCm 6.4 headers only.
+    source = "void f(CUlinkState* s) { cuLinkCreate(0, 0, 0, s); }"
+    for old in ((5, 2), (5, 7), (6, 2)):
+        output, codes = run(source, old)
+        assert output == source and codes == ["HP905", "HP905"]
+    output, codes = run(source, (6, 4))
+    assert output == "void f(hipLinkState_t* s) { hipLinkCreate(0, 0, 0, s); }" and codes == []
+
+
+def test_hp905_says_what_the_name_needs_and_the_target():
+    result = convert_source("void f() { cudaDeviceGraphMemTrim(0); }",
+                            Settings(rocm_version=(5, 2)))
+    [finding] = result.findings
+    assert finding.code == "HP905"
+    assert "needs ROCm 5.7 (target 5.2" in finding.finding.message
+
+
+def test_a_name_with_the_same_spelling_is_checked_against_the_target_too():
+    # __float2bfloat16 keeps its name but only hip_bf16.h (ROCm 5.7+) declares it.
+    source = "__device__ float g(float x) { return __bfloat162float(__float2bfloat16(x)); }"
+    assert run(source, (5, 2))[1] == ["HP905", "HP905"]
+    output, codes = run(source, (5, 7))
+    assert source in output and codes == []
+
+
+def test_deprecated_only_from_the_release_that_marks_it():
+    # The ROCm 6.4 headers mark hipDevicePrimaryCtxRetain deprecated; 5.7's do not.
+    source = "void f(hipCtx_t* c) { cuDevicePrimaryCtxRetain(c, 0); }"
+    result = convert_source(source, Settings(rocm_version=(5, 7)))
+    assert [f.code for f in result.findings] == ["HP110"]
+    result = convert_source(source, Settings(rocm_version=(6, 4)))
+    assert [f.code for f in result.findings] == ["HP902"]
+    assert b"hipDevicePrimaryCtxRetain" in result.output
+
+
+def test_no_target_means_no_version_checks():
+    source = "void f() { cuLinkDestroy(s); }"
+    assert run(source, None) == ("void f() { hipLinkDestroy(s); }", [])
+
+
+# --- headers -----------------------------------------------------------------------
+
+def test_a_header_with_an_older_counterpart_maps_per_target():
+    source = "#include <cuda_gl_interop.h>\n"
+    assert run(source, (5, 2)) == ("#include <hip/hip_runtime_api.h>\n", [])
+    assert run(source, (5, 7)) == ("#include <hip/hip_gl_interop.h>\n", [])
+    assert run(source, (6, 4)) == ("#include <hip/hip_gl_interop.h>\n", [])
+
+
+def test_a_header_newer_than_the_target_is_left_unchanged_with_hp905():
+    source = "#include <cuda_fp8.h>\n#include <cuda_bf16.h>\n"
+    assert run(source, (5, 2)) == (source, ["HP905", "HP905"])
+    assert run(source, (5, 7)) == ("#include <cuda_fp8.h>\n#include <hip/hip_bf16.h>\n",
+                                   ["HP905"])
+    assert run(source, (6, 4))[0] == "#include <hip/hip_fp8.h>\n#include <hip/hip_bf16.h>\n"
 
 
 # --- for_target on entries the catalogue may hold ------------------------------------
