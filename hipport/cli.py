@@ -14,8 +14,12 @@ import click
 from hipport import __version__
 from hipport.errors import HipportError
 from hipport.settings import LAUNCH_SYNTAXES
+from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
 
 EXIT_OK, EXIT_ERROR = 0, 2
+ROCM_VERSION_HELP = (f"Target ROCm release, {release_text(OLDEST_VERIFIED)} or newer (default: "
+                     f"{release_text(DEFAULT_TARGET)}, the newest hipport verifies): HIP names "
+                     "it lacks are left unchanged (HP905).")
 
 
 class _Group(click.Group):
@@ -129,8 +133,7 @@ def cli() -> None:
 @click.option("--launch-syntax", type=click.Choice(LAUNCH_SYNTAXES), default="keep",
               show_default=True, help="Keep <<<...>>> launches or emit hipLaunchKernelGGL.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
-@click.option("--rocm-version", metavar="X.Y", help="Target ROCm version: HIP names added "
-              "later are treated as unsupported.")
+@click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
               metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
 @click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain.")
@@ -233,7 +236,7 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
 @click.option("--unsafe-fixes", is_flag=True, help="Count unsafe renames as converted.")
-@click.option("--rocm-version", metavar="X.Y", help="Target ROCm version.")
+@click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file (TOML/YAML).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
@@ -281,7 +284,7 @@ def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequen
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
 @click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
-@click.option("--rocm-version", metavar="X.Y", help="Target ROCm version.")
+@click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("-j", "--jobs", type=int, default=0,
               help="Processes (0: one for a few files, all cores for many).")
 @click.option("-q", "--quiet", is_flag=True, help="Print violations only.")

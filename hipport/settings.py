@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hipport.table.versions import DEFAULT_TARGET
+
 LAUNCH_SYNTAXES = ("keep", "hip")
 
 
@@ -10,5 +12,6 @@ LAUNCH_SYNTAXES = ("keep", "hip")
 class Settings:
     launch_syntax: str = "keep"  # keep `<<<...>>>` (valid HIP) or emit hipLaunchKernelGGL
     unsafe_fixes: bool = False
-    rocm_version: tuple[int, ...] | None = None  # target ROCm; None = any
+    # Target ROCm (docs/rocm-versions.md); None: no version checks at all.
+    rocm_version: tuple[int, ...] | None = DEFAULT_TARGET
     stability_check: bool = True  # convert the output again; a change is an internal error

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hipport.errors import UsageError
 from hipport.pipeline import FrontEnd, display_path
 from hipport.settings import Settings
-from hipport.table.schema import parse_version
+from hipport.table.versions import DEFAULT_TARGET, parse_target
 
 __all__ = ["FrontEnd", "build_settings", "display_path", "offload_targets"]
 
@@ -14,9 +14,19 @@ def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
     return Settings(
         launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes,
-        rocm_version=parse_version(rocm_version) if rocm_version else None,
+        rocm_version=target_release(rocm_version),
         stability_check=not fast,
     )
+
+
+def target_release(value: str | None) -> tuple[int, ...]:
+    """``--rocm-version``: the newest verified release when not given."""
+    if value is None:
+        return DEFAULT_TARGET
+    try:
+        return parse_target(value)
+    except ValueError as exc:
+        raise UsageError(f"--rocm-version: {exc}") from None
 
 
 def offload_targets(value: str | None) -> tuple[str, ...]:

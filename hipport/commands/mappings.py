@@ -24,6 +24,9 @@ def _describe(m: Mapping) -> str:
                                                 + [f"ROCm {k} {v}" for k, v in m.rocm_version]))
     if m.note:
         lines.append(f"  note: {m.note}")
+    if m.older is not None:
+        lines.append(f"  before ROCm {m.rocm_added}: {m.older.hip}"
+                     + (f" ({m.older.note})" if m.older.note else ""))
     lines.append(f"  defined at: {m.origin}")
     return "\n".join(lines)
 

@@ -49,3 +49,19 @@ def wrap_second_symbol_argument(data: bytes,
     """`cudaMemcpyFromSymbol(dst, sym, ...)` -> `hipMemcpyFromSymbol(dst, HIP_SYMBOL(sym), ...)`;
     likewise cudaGetSymbolAddress/cudaGetSymbolSize, whose symbol comes second."""
     return _wrap_symbol(data, ref, 1)
+
+
+_EMPTY_CALL = re.compile(rb"\s*\(\s*\)")
+
+
+@argument_rule("activemask-as-ballot")
+def activemask_as_ballot(data: bytes, ref: Reference) -> tuple[tuple[Edit, ...], str] | None:
+    """`__activemask()` -> `__ballot(1)`: the mask of the active lanes, which is
+    what ROCm 6.2+'s own `__activemask` (behind a macro) returns."""
+    if ref.args != ():
+        return None
+    call = _EMPTY_CALL.match(data, ref.end)
+    if call is None:
+        return None
+    close = call.end() - 1
+    return (Edit(close, close, b"1"),), "the call became __ballot(1)"

@@ -7,6 +7,7 @@ from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.table.schema import Status
+from hipport.table.versions import Availability, for_target, unavailable_reason
 
 # System headers with these prefixes belong to CUDA or its libraries.
 _CUDA_HEADER_PREFIXES = (
@@ -30,11 +31,18 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
                               "the catalogue; left unchanged", inc.start, inc.end,
                               cuda_name=inc.target, library="headers")
             continue
+        entry, availability = for_target(entry, ctx.settings.rocm_version)
         common = {"cuda_name": entry.cuda, "hip_name": entry.hip, "library": entry.library}
+        note = f": {entry.note}" if entry.note else ""
         if not entry.status.converts or entry.hip is None:
             code = "HP903" if entry.status is Status.REMOVED else "HP901"
-            note = f": {entry.note}" if entry.note else ""
             yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
+                          inc.start, inc.end, None, **common)
+            continue
+        target = ctx.settings.rocm_version
+        if target is not None and availability is not Availability.AVAILABLE:
+            seen.add((inc.block, inc.target))
+            yield Finding("HP905", unavailable_reason(entry, availability, target) + note,
                           inc.start, inc.end, None, **common)
             continue
         key = (inc.block, entry.hip)

@@ -8,12 +8,16 @@ from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Reference, Role
 from hipport.rules import Context, argument_rules, file_rule
-from hipport.table.schema import Mapping, Status, parse_version
+from hipport.table.schema import Mapping, Status
+from hipport.table.versions import Availability, for_target, unavailable_reason
 
 
 @file_rule("renames")
 def rename_references(ctx: Context) -> Iterator[Finding]:
+    deleted = _deleted_arguments(ctx)
     for ref in ctx.analysis.references:
+        if any(start <= ref.start and ref.end <= end for start, end in deleted):
+            continue  # e.g. `__activemask()` as the mask a warp `_sync` call drops
         entry = ctx.table.lookup(ref.name)
         if entry is None:
             yield Finding("HP900", f"`{ref.name}` looks like a CUDA API but is not in the "
@@ -24,6 +28,22 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
             finding = _convert(ctx, ref, entry)
             if finding is not None:
                 yield finding
+
+
+def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
+    """Spans that argument rules delete: what is inside goes with them."""
+    spans: list[tuple[int, int]] = []
+    for ref in ctx.analysis.references:
+        entry = ctx.table.lookup(ref.name)
+        if entry is None or entry.rule is None or ref.args is None:
+            continue
+        entry, availability = for_target(entry, ctx.settings.rocm_version)
+        if availability is not Availability.AVAILABLE or entry.rule is None:
+            continue
+        outcome = argument_rules()[entry.rule](ctx.data, ref)
+        if outcome is not None:
+            spans += [(e.start, e.end) for e in outcome[0] if e.end > e.start and not e.text]
+    return spans
 
 
 def _finding(code: str, message: str, ref: Reference, entry: Mapping,
@@ -38,12 +58,13 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
         return _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
     if entry.status is Status.REMOVED:
         return _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)
-    assert entry.hip is not None
     target = ctx.settings.rocm_version
-    if target is not None and entry.rocm_added and parse_version(entry.rocm_added) > target:
-        wanted = ".".join(map(str, target))
-        return _finding("HP905", f"`{entry.cuda}` maps to `{entry.hip}`, which needs ROCm "
-                        f"{entry.rocm_added} (target {wanted}){note}", ref, entry)
+    entry, availability = for_target(entry, target)
+    note = f": {entry.note}" if entry.note else ""
+    if target is not None and availability is not Availability.AVAILABLE:
+        return _finding("HP905", unavailable_reason(entry, availability, target) + note,
+                        ref, entry)
+    assert entry.hip is not None
     edits: tuple[Edit, ...] = ()
     if entry.hip != entry.cuda:
         edits = (Edit(ref.start, ref.end, entry.hip.encode()),)

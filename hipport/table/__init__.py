@@ -16,7 +16,14 @@ from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
 from hipport.table.index import MappingTable
 from hipport.table.names import looks_like_cuda
-from hipport.table.schema import SCHEMA_ID, Mapping, Row, Status, parse_mapping_file
+from hipport.table.schema import (
+    ROW_LENGTH,
+    SCHEMA_ID,
+    Mapping,
+    Row,
+    Status,
+    parse_mapping_file,
+)
 from hipport.writing import write_atomic
 
 __all__ = ["MappingTable", "Mapping", "Status", "load_table", "bundled_table", "looks_like_cuda"]
@@ -90,7 +97,7 @@ def _load_cached(digest: str) -> dict[str, Row] | None:
         rows = marshal.loads(_cache_file(digest).read_bytes())
     except Exception:  # missing, unreadable or damaged: parse instead
         return None
-    if not isinstance(rows, dict) or not all(isinstance(r, tuple) and len(r) == 12
+    if not isinstance(rows, dict) or not all(isinstance(r, tuple) and len(r) == ROW_LENGTH
                                              for r in itertools.islice(rows.values(), 50)):
         return None
     return rows

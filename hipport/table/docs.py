@@ -16,6 +16,8 @@ def _cell(text: str | None) -> str:
 def _versions(m: Mapping) -> str:
     parts = [f"CUDA {k} {v}" for k, v in m.cuda_version]
     parts += [f"ROCm {k} {v}" for k, v in m.rocm_version]
+    if m.older is not None:
+        parts.append(f"before ROCm {m.rocm_added}: `{m.older.hip}`")
     return ", ".join(parts)
 
 

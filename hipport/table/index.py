@@ -58,7 +58,8 @@ class MappingTable:
 
 
 def needs_attention(row: Row) -> bool:
-    """Anything but a supported entry whose HIP name is its CUDA name (and
-    with no argument rule) gives an edit or a finding."""
-    cuda, hip, status, rule = row[0], row[1], row[4], row[8]
-    return status != Status.SUPPORTED.value or hip != cuda or rule is not None
+    """Anything but a supported entry whose HIP name is its CUDA name (with
+    no argument rule, and in every ROCm release) gives an edit or a finding."""
+    cuda, hip, status, rule, rocm_version = row[0], row[1], row[4], row[8], row[10]
+    return status != Status.SUPPORTED.value or hip != cuda or rule is not None \
+        or any(key in ("added", "removed") for key, _ in rocm_version)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from typing import Any
 
 SCHEMA_ID = "hipport-mappings/1"
 
@@ -74,9 +75,11 @@ class Status(enum.Enum):
 
 
 Versions = tuple[tuple[str, str], ...]
-# A Mapping as plain data (for the compiled-catalogue cache), fields in order.
+# A Mapping as plain data (for the compiled-catalogue cache), fields in order;
+# the last is the ``older`` mapping's row, or None.
 Row = tuple[str, "str | None", str, str, str, "str | None", "str | None", bool, "str | None",
-            Versions, Versions, str]
+            Versions, Versions, str, Any]
+ROW_LENGTH = 13
 
 
 @dataclass(frozen=True)
@@ -93,22 +96,35 @@ class Mapping:
     cuda_version: tuple[tuple[str, str], ...] = ()
     rocm_version: tuple[tuple[str, str], ...] = ()
     origin: str = ""  # "file:line", for messages
+    # What to emit for a target ROCm older than ``rocm_version.added``
+    # (same CUDA name, kind and library; see hipport.table.versions).
+    older: Mapping | None = None
 
     def to_row(self) -> Row:
         return (self.cuda, self.hip, self.kind, self.library, self.status.value,
                 self.hip_library, self.note, self.unsafe, self.rule, self.cuda_version,
-                self.rocm_version, self.origin)
+                self.rocm_version, self.origin,
+                None if self.older is None else self.older.to_row())
 
     @classmethod
     def from_row(cls, row: Row) -> Mapping:
         (cuda, hip, kind, library, status, hip_library, note, unsafe, rule, cuda_version,
-         rocm_version, origin) = row
+         rocm_version, origin, older) = row
         return cls(cuda, hip, kind, library, Status(status), hip_library, note, unsafe, rule,
-                   cuda_version, rocm_version, origin)
+                   cuda_version, rocm_version, origin,
+                   None if older is None else cls.from_row(older))
 
     @property
     def rocm_added(self) -> str | None:
         return dict(self.rocm_version).get("added")
+
+    @property
+    def rocm_deprecated(self) -> str | None:
+        return dict(self.rocm_version).get("deprecated")
+
+    @property
+    def rocm_removed(self) -> str | None:
+        return dict(self.rocm_version).get("removed")
 
 
 def parse_mapping_file(text: str, path: str) -> list[Mapping]:

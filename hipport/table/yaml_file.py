@@ -2,6 +2,8 @@
 name the file, the line and the key."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import yaml
 
 from hipport.errors import MappingFileError
@@ -12,14 +14,17 @@ from hipport.table.schema import (
     VERSION_KEYS,
     Mapping,
     Status,
+    parse_version,
     target_problem,
 )
 
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {
     "cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-    "cuda_version", "rocm_version",
+    "cuda_version", "rocm_version", "older",
 }
+# What an entry emits for a target older than its rocm_version.added.
+_OLDER_KEYS = {"hip", "rule", "note", "rocm_version"}
 
 
 class _Reader:
@@ -122,7 +127,9 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
         raise reader.fail(node, where, f"{cuda}: status {status.value} needs a 'hip' name")
     applicability = reader.string(fields["applicability"], f"{where}.applicability",
                                   ("safe", "unsafe")) if "applicability" in fields else "safe"
-    return Mapping(
+    rocm_version = reader.versions(fields["rocm_version"], f"{where}.rocm_version") \
+        if "rocm_version" in fields else ()
+    entry = Mapping(
         cuda=cuda,
         hip=hip,
         kind=kind,
@@ -136,10 +143,39 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
         if "rule" in fields else None,
         cuda_version=reader.versions(fields["cuda_version"], f"{where}.cuda_version")
         if "cuda_version" in fields else (),
-        rocm_version=reader.versions(fields["rocm_version"], f"{where}.rocm_version")
-        if "rocm_version" in fields else (),
+        rocm_version=rocm_version,
         origin=f"{reader.path}:{node.start_mark.line + 1}",
     )
+    if "older" not in fields:
+        return entry
+    if not status.converts or "added" not in dict(rocm_version):
+        raise reader.fail(fields["older"], f"{where}.older", "only an entry with a 'hip' name "
+                          "and a rocm_version.added can say what older ROCm releases get")
+    return replace(entry, older=_parse_older(reader, fields["older"], f"{where}.older", entry))
+
+
+def _parse_older(reader: _Reader, node: yaml.Node, where: str, newer: Mapping) -> Mapping:
+    fields = reader.mapping(node, where)
+    reader.check_keys(fields, _OLDER_KEYS, node, where)
+    if "hip" not in fields:
+        raise reader.fail(node, where, "missing required key 'hip'")
+    hip = reader.name(fields["hip"], f"{where}.hip")
+    problem = target_problem(newer.kind, hip)
+    if problem is not None:
+        raise reader.fail(fields["hip"], f"{where}.hip", problem)
+    versions = reader.versions(fields["rocm_version"], f"{where}.rocm_version") \
+        if "rocm_version" in fields else ()
+    older_added = dict(versions).get("added")
+    if older_added is not None and newer.rocm_added is not None and \
+            parse_version(older_added) >= parse_version(newer.rocm_added):
+        raise reader.fail(fields["rocm_version"], f"{where}.rocm_version.added",
+                          f"must be older than the entry's own ({newer.rocm_added})")
+    return replace(
+        newer, hip=hip, status=Status.SUPPORTED,
+        note=reader.string(fields["note"], f"{where}.note") if "note" in fields else None,
+        rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
+        if "rule" in fields else None,
+        rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None)
 
 
 def _rule_names() -> tuple[str, ...]:

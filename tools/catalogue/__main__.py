@@ -1,8 +1,8 @@
 """Command line: regenerate/extend the mapping catalogue.
 
     python -m tools.catalogue \
-        --cuda-include /usr/local/cuda/include --cuda-include /tmp/nvlibs/nvidia/cu13/include \
-        --hipify-tables /path/to/HIPIFY/docs/tables [--hip-include DIR] [--refresh]
+        [--cuda-include /usr/local/cuda/include --cuda-include /tmp/nvlibs/nvidia/cu13/include] \
+        --hipify-tables /path/to/HIPIFY/docs/tables [--sysroot DIR] [--refresh]
 
 See tools/catalogue/README.md.
 """
@@ -14,12 +14,14 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from hipport.table.versions import VERIFIED_RELEASES, release_text
+
 from .curated import CURATED, DEVICE_BUILTINS
-from .hip_headers import all_header_paths, default_include_dirs, scan_library, scan_per_root
+from .evidence import evidence_for
 from .hipify_tables import read_tables
 from .inventory import extract_all, write_inventory
-from .libraries import HIP_LIBRARIES
 from .propose import propose, propose_header, target_file
+from .refresh import Changes, refresh
 from .yaml_io import load_tree, write_document
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,35 +50,50 @@ def _curated_library(name: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.catalogue", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cuda-include", action="append", type=Path, required=True,
-                    help="CUDA include dir (toolkit first, then library wheels); repeatable")
+    ap.add_argument("--cuda-include", action="append", type=Path, default=[],
+                    help="CUDA include dir (toolkit first, then library wheels); repeatable. "
+                    "Without it, only the catalogued names are brought up to date")
     ap.add_argument("--hipify-tables", type=Path,
                     help="HIPIFY docs/tables folder (facts: HIP names and versions)")
-    ap.add_argument("--hip-include", action="append", type=Path, default=[],
-                    help="extra HIP include dir (besides /usr/include and .toolchain)")
+    ap.add_argument("--sysroot", action="append", type=Path, default=[],
+                    help="an unpacked Debian root with HIP headers (usr/include): one more "
+                    "header set, its release read from hip/hip_version.h; repeatable")
     ap.add_argument("--mappings", type=Path, default=REPO / "mappings")
     ap.add_argument("--refresh", action="store_true",
                     help="re-propose every entry, overwriting hand edits (first run only)")
     args = ap.parse_args(argv)
 
     cuda_dirs = [d for d in args.cuda_include if d.is_dir()]
-    inventories = extract_all(cuda_dirs)
+    inventories = extract_all(cuda_dirs) if cuda_dirs else {}
     facts = read_tables(args.hipify_tables) if args.hipify_tables else {}
-    hip_dirs = default_include_dirs(REPO) + [d for d in args.hip_include if d.is_dir()]
-    hip = {name: scan_library(name, hip_dirs) for name in HIP_LIBRARIES}
-    hip_paths = all_header_paths(hip_dirs)
-    per_root = {name: scan_per_root(name, hip_dirs) for name in HIP_LIBRARIES}
-    # header paths missing from the oldest installed copy of their library
-    header_first_seen: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
-    for name, scans in per_root.items():
-        if len(scans) >= 2 and scans[0].version:
-            for s in scans[1:]:
-                for p in s.header_paths - scans[0].header_paths:
-                    if s.version and s.version > scans[0].version:
-                        header_first_seen.setdefault(p, (scans[0].version, s.version))
-    for name, lib in hip.items():
-        print(f"hip library {name:10s} files={len(lib.files):4d} version={lib.version}",
-              file=sys.stderr)
+    ev = evidence_for(REPO, args.sysroot)
+    for headers in ev.sets:
+        print(f"ROCm {headers.label} headers ({headers.origin}): "
+              + ", ".join(str(r) for r in headers.roots), file=sys.stderr)
+    missing = [release_text(r) for r in VERIFIED_RELEASES if r not in ev.releases]
+    if missing:
+        print(f"warning: no headers for ROCm {', '.join(missing)}; the ranges written will "
+              "not say what those releases have (see tools/catalogue/README.md)", file=sys.stderr)
+
+    tree = load_tree(args.mappings) if args.mappings.is_dir() else {}
+    existing: dict[str, tuple[str, dict[str, Any]]] = {}
+    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    file_library: dict[str, str] = {}
+    changes = Changes()
+    touched: Counter[str] = Counter()
+    for rel, doc in tree.items():
+        if rel.startswith("inventory/") or not isinstance(doc, dict):
+            continue
+        file_library[rel] = doc["library"]
+        for e in doc.get("entries", []):
+            existing[e["cuda"]] = (rel, e)
+            if args.refresh:
+                continue
+            fact = facts.get(e["cuda"], (None, None))[1]
+            new = refresh(e, doc["library"], fact, ev, changes)
+            if new != e:
+                touched[rel] += 1
+            files[rel].append(new)
 
     # every CUDA name we know: name -> (library, kind, origin header)
     known: dict[str, tuple[str, str | None, str | None]] = {}
@@ -85,25 +102,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for name, declared_kind in inv.names.items():
             known.setdefault(name, (lib_name, declared_kind, inv.origin.get(name)))
-    for name, (lib_name, _fact) in facts.items():
-        known.setdefault(name, (lib_name, None, None))
-    for name, builtin_kind in DEVICE_BUILTINS.items():
-        known.setdefault(name, ("device", builtin_kind, None))
-    for name, entry in CURATED.items():
-        known.setdefault(name, (_curated_library(name), entry.get("kind"), None))
-
-    tree = load_tree(args.mappings) if args.mappings.is_dir() else {}
-    existing: dict[str, tuple[str, dict[str, Any]]] = {}
-    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    file_library: dict[str, str] = {}
-    for rel, doc in tree.items():
-        if rel.startswith("inventory/") or not isinstance(doc, dict):
-            continue
-        file_library[rel] = doc["library"]
-        for e in doc.get("entries", []):
-            existing[e["cuda"]] = (rel, e)
-            if not args.refresh:
-                files[rel].append(e)
+    if inventories:
+        for name, (lib_name, _fact) in facts.items():
+            known.setdefault(name, (lib_name, None, None))
+        for name, builtin_kind in DEVICE_BUILTINS.items():
+            known.setdefault(name, ("device", builtin_kind, None))
+        for name, entry in CURATED.items():
+            known.setdefault(name, (_curated_library(name), entry.get("kind"), None))
 
     added: Counter[str] = Counter()
 
@@ -116,27 +121,37 @@ def main(argv: list[str] | None = None) -> int:
 
     for name, (lib_name, kind, origin) in sorted(known.items()):
         fact = facts.get(name, (None, None))[1]
-        entry = propose(name, lib_name, kind, fact, hip, per_root)
+        entry = propose(name, lib_name, kind, fact, ev)
         place(target_file(lib_name, name, entry["kind"], origin), lib_name, entry)
-    for header in sorted(inventories["headers"].names):
-        place("headers.yaml", "headers", propose_header(header, hip, hip_paths, header_first_seen))
-    for ns in _NAMESPACES:
-        place("namespaces.yaml", "headers", dict(ns))
+    if "headers" in inventories:
+        for header in sorted(inventories["headers"].names):
+            place("headers.yaml", "headers", propose_header(header, ev))
+    if inventories:
+        for ns in _NAMESPACES:
+            place("namespaces.yaml", "headers", dict(ns))
 
     for rel, entries in sorted(files.items()):
-        if args.refresh or added[rel]:
+        if args.refresh or added[rel] or touched[rel]:
             write_document(args.mappings / rel, file_library[rel], entries)
     for lib_name, inv in inventories.items():
         write_inventory(args.mappings / "inventory" / f"{lib_name}.txt", inv)
 
-    gone = sorted(n for n in existing if n not in known
-                  and n not in inventories["headers"].names
-                  and n not in {ns["cuda"] for ns in _NAMESPACES})
-    print(f"added {sum(added.values())} entries in {len(added)} files", file=sys.stderr)
-    if gone:
-        print(f"{len(gone)} catalogued names are no longer found in the inputs:", file=sys.stderr)
-        for n in gone:
-            print(f"  {n} ({existing[n][0]})", file=sys.stderr)
+    print(f"added {sum(added.values())} entries in {len(added)} files; "
+          f"{changes.redated} re-dated, {changes.reproposed} re-proposed", file=sys.stderr)
+    for what, names in (("now mapped", changes.gained), ("no longer declared", changes.lost)):
+        if names:
+            print(f"{len(names)} {what}:", file=sys.stderr)
+            for n in names:
+                print(f"  {n}", file=sys.stderr)
+    if inventories:
+        gone = sorted(n for n in existing if n not in known
+                      and n not in inventories["headers"].names
+                      and n not in {ns["cuda"] for ns in _NAMESPACES})
+        if gone:
+            print(f"{len(gone)} catalogued names are no longer found in the inputs:",
+                  file=sys.stderr)
+            for n in gone:
+                print(f"  {n} ({existing[n][0]})", file=sys.stderr)
     return 0
 
 

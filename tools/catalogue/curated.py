@@ -11,11 +11,20 @@ from typing import Any
 Entry = dict[str, Any]
 
 _WARP_NOTE = (
-    "mask argument dropped: HIP before ROCm 6.2 has no _sync variant and later ROCm "
-    "needs a 64-bit mask; HIP wavefronts are 64 lanes wide on most AMD GPUs, so check "
-    "code that assumes 32 lanes"
+    "mask argument dropped: HIP's mask-less warp functions act on the whole wavefront, on "
+    "every ROCm release. ROCm 6.2+ also declares _sync forms, but only with "
+    "HIP_ENABLE_WARP_SYNC_BUILTINS defined and with 64-bit masks that must name exactly the "
+    "active lanes, which a CUDA 32-bit mask does not on 64-lane wavefronts; check code that "
+    "assumes 32 lanes"
+)
+_WARP_SYNC_ONLY = (
+    "ROCm 6.2+ declares it only with HIP_ENABLE_WARP_SYNC_BUILTINS defined, and takes a "
+    "64-bit mask that must name exactly the active lanes; hipport does not define the macro "
+    "for you"
 )
 _SYMBOL_NOTE = "the symbol argument is wrapped in HIP_SYMBOL(); HIP needs it to find device symbols"
+_SECOND_SYMBOL_NOTE = ("the symbol (second) argument is wrapped in HIP_SYMBOL(); HIP needs it "
+                       "to find device symbols")
 
 
 def _warp(hip: str) -> Entry:
@@ -38,41 +47,47 @@ CURATED: dict[str, Entry] = {
     "__all_sync": _warp("__all"),
     "__syncwarp": _unsupported(
         "device_function",
-        "not declared in the HIP 5.2/5.7 headers checked; newer ROCm (6.2+) provides "
-        "warp-sync builtins behind HIP_ENABLE_WARP_SYNC_BUILTINS. On older HIP lanes of a "
-        "wavefront execute in lock step: remove the call or use __syncthreads() if a "
-        "block-level barrier is meant"),
-    "__activemask": _unsupported(
-        "device_function",
-        "not declared in the HIP 5.2/5.7 headers checked; __ballot(1) returns the mask "
-        "of active lanes (64-bit on wave64 GPUs)"),
+        "not declared in the HIP 5.2, 5.7 or 6.4 headers checked: the lanes of a wavefront "
+        "execute in lock step, so remove the call, or use __syncthreads() if a block-level "
+        "barrier is meant"),
+    # ROCm 6.2+'s own __activemask() (behind HIP_ENABLE_WARP_SYNC_BUILTINS) is
+    # `return __ballot(true);`: the same thing, on every release.
+    "__activemask": {"hip": "__ballot", "kind": "device_function", "rule": "activemask-as-ballot",
+                     "note": "__activemask() becomes __ballot(1), the mask of the active lanes "
+                             "(what ROCm 6.2+'s own __activemask returns); it is 64 bits wide "
+                             "on wave64 GPUs"},
     "__match_any_sync": _unsupported(
         "device_function",
-        "no HIP 5.x equivalent; emulate with a loop over __shfl/__ballot, or require "
-        "ROCm 6.2+ warp-sync builtins"),
+        f"no HIP 5.x equivalent; {_WARP_SYNC_ONLY}; emulate with a loop over __shfl/__ballot"),
     "__match_all_sync": _unsupported(
         "device_function",
-        "no HIP 5.x equivalent; emulate with __ballot comparisons, or require ROCm 6.2+ "
-        "warp-sync builtins"),
+        f"no HIP 5.x equivalent; {_WARP_SYNC_ONLY}; emulate with __ballot comparisons"),
+    # --- multi-process FFT -----------------------------------------------------------
+    "cufftXtSetDistribution": _unsupported(
+        "function",
+        "hipfftXtSetDistribution (ROCm 6.4, experimental) is declared in hipfft/hipfftMp.h, "
+        "which no converted include brings in: include it and rename the call by hand"),
     # --- symbols --------------------------------------------------------------------
     "cudaMemcpyToSymbol": {"hip": "hipMemcpyToSymbol", "kind": "function",
                            "rule": "wrap-symbol-argument", "note": _SYMBOL_NOTE},
     "cudaMemcpyToSymbolAsync": {"hip": "hipMemcpyToSymbolAsync", "kind": "function",
                                 "rule": "wrap-symbol-argument", "note": _SYMBOL_NOTE},
     "cudaMemcpyFromSymbol": {"hip": "hipMemcpyFromSymbol", "kind": "function",
-                             "rule": "wrap-symbol-argument", "note": _SYMBOL_NOTE},
+                            "rule": "wrap-second-symbol-argument", "note": _SECOND_SYMBOL_NOTE},
     "cudaMemcpyFromSymbolAsync": {"hip": "hipMemcpyFromSymbolAsync", "kind": "function",
-                                  "rule": "wrap-symbol-argument", "note": _SYMBOL_NOTE},
+                                  "rule": "wrap-second-symbol-argument",
+                                  "note": _SECOND_SYMBOL_NOTE},
     "cudaGetSymbolAddress": {"hip": "hipGetSymbolAddress", "kind": "function",
-                             "rule": "wrap-symbol-argument", "note": _SYMBOL_NOTE},
+                            "rule": "wrap-second-symbol-argument", "note": _SECOND_SYMBOL_NOTE},
     "cudaGetSymbolSize": {"hip": "hipGetSymbolSize", "kind": "function",
-                          "rule": "wrap-symbol-argument", "note": _SYMBOL_NOTE},
+                         "rule": "wrap-second-symbol-argument", "note": _SECOND_SYMBOL_NOTE},
     # --- pinned host memory ------------------------------------------------------------
     "cudaMallocHost": {"hip": "hipHostMalloc", "kind": "function", "note":
-                       "hipHostMalloc is the HIP 5.x spelling (ROCm 6 adds hipMallocHost "
-                       "and deprecates hipHostMalloc); the flags argument defaults to 0"},
+                       "hipHostMalloc on every ROCm release checked (HIP marks hipMallocHost "
+                       "deprecated in its favour); the flags argument defaults to 0"},
     "cudaFreeHost": {"hip": "hipHostFree", "kind": "function", "note":
-                     "hipHostFree is the HIP 5.x spelling; ROCm 6 prefers hipFreeHost"},
+                     "hipHostFree on every ROCm release checked (HIP 5.x marks hipFreeHost "
+                     "deprecated in its favour)"},
     "cudaHostAlloc": {"hip": "hipHostMalloc", "kind": "function", "note":
                       "same arguments; cudaHostAlloc* flags map to hipHostMalloc* flags"},
     "cudaHostAllocDefault": {"hip": "hipHostMallocDefault", "kind": "macro"},
@@ -154,7 +169,7 @@ DEVICE_BUILTINS: dict[str, str] = {
 
 # CUDA header -> (HIP header, library).  Other CUDA headers are unsupported.
 HEADERS: dict[str, tuple[str, str]] = {
-    "cuda.h": ("hip/hip_runtime_api.h", "driver"),
+    "cuda.h": ("hip/hip_runtime.h", "driver"),
     "cuda_runtime.h": ("hip/hip_runtime.h", "runtime"),
     "cuda_runtime_api.h": ("hip/hip_runtime_api.h", "runtime"),
     "channel_descriptor.h": ("hip/channel_descriptor.h", "runtime"),
@@ -163,6 +178,7 @@ HEADERS: dict[str, tuple[str, str]] = {
     "driver_types.h": ("hip/driver_types.h", "runtime"),
     "cuda_fp16.h": ("hip/hip_fp16.h", "device"),
     "cuda_bf16.h": ("hip/hip_bf16.h", "device"),
+    "cuda_fp8.h": ("hip/hip_fp8.h", "device"),
     "cuda_texture_types.h": ("hip/hip_texture_types.h", "runtime"),
     "texture_types.h": ("hip/texture_types.h", "runtime"),
     "surface_types.h": ("hip/surface_types.h", "runtime"),
@@ -174,6 +190,7 @@ HEADERS: dict[str, tuple[str, str]] = {
     "math_functions.h": ("hip/math_functions.h", "device"),
     "crt/math_functions.h": ("hip/math_functions.h", "device"),
     "cuda_gl_interop.h": ("hip/hip_gl_interop.h", "runtime"),
+    "cudaGL.h": ("hip/hip_gl_interop.h", "driver"),
     "cuComplex.h": ("hip/hip_complex.h", "cucomplex"),
     "math_constants.h": ("hip/hip_math_constants.h", "device"),
     "cublas.h": ("hipblas/hipblas.h", "cublas"),
@@ -211,3 +228,68 @@ HEADERS: dict[str, tuple[str, str]] = {
     "nvToolsExt.h": ("roctracer/roctx.h", "nvtx"),
     "cudnn.h": ("miopen/miopen.h", "cudnn"),
 }
+
+# Headers whose HIP counterpart is newer than the oldest release: what older
+# targets include instead (same API, another header).
+_GL_BEFORE = {"hip": "hip/hip_runtime_api.h",
+              "note": "before hip/hip_gl_interop.h (ROCm 5.7), HIP declares its OpenGL interop "
+                      "API in hip/hip_runtime_api.h"}
+OLDER_HEADERS: dict[str, Entry] = {
+    "cuda_gl_interop.h": _GL_BEFORE,
+    "cudaGL.h": _GL_BEFORE,
+}
+
+# --- the driver's JIT linker and its options ------------------------------------------
+# cuLink* return CUresult and take CUjit_option options.  HIPIFY names hiprtcLink*,
+# which return hiprtcResult, take hiprtcJIT_option and need hip/hiprtc.h: no
+# stand-in for a driver call.  ROCm 6.4 declares hipLink* in hip_runtime_api.h
+# with the driver's shape; older releases have no equivalent (HP905).
+_LINKER = {
+    "cuLinkAddData": "hipLinkAddData", "cuLinkAddData_v2": "hipLinkAddData",
+    "cuLinkAddFile": "hipLinkAddFile", "cuLinkAddFile_v2": "hipLinkAddFile",
+    "cuLinkComplete": "hipLinkComplete", "cuLinkCreate": "hipLinkCreate",
+    "cuLinkCreate_v2": "hipLinkCreate", "cuLinkDestroy": "hipLinkDestroy",
+}
+_LINKER_TYPES = {
+    "CUlinkState": "hipLinkState_t", "CUlinkState_st": "ihipLinkState_t",
+    "CUjitInputType": "hipJitInputType", "CUjitInputType_enum": "hipJitInputType",
+}
+_JIT_ENUMERATORS = {
+    "CU_JIT_INPUT_CUBIN": "hipJitInputCubin", "CU_JIT_INPUT_PTX": "hipJitInputPtx",
+    "CU_JIT_INPUT_FATBINARY": "hipJitInputFatBinary", "CU_JIT_INPUT_OBJECT": "hipJitInputObject",
+    "CU_JIT_INPUT_LIBRARY": "hipJitInputLibrary", "CU_JIT_INPUT_NVVM": "hipJitInputNvvm",
+    "CU_JIT_NUM_INPUT_TYPES": "hipJitNumLegacyInputTypes",
+    # CUjit_option is hipJitOption (HIP 5.2 on): its enumerators, not hiprtc's
+    # HIPRTC_JIT_* (another enum type before ROCm 6, declared in hip/hiprtc.h).
+    "CU_JIT_MAX_REGISTERS": "hipJitOptionMaxRegisters",
+    "CU_JIT_THREADS_PER_BLOCK": "hipJitOptionThreadsPerBlock",
+    "CU_JIT_WALL_TIME": "hipJitOptionWallTime",
+    "CU_JIT_INFO_LOG_BUFFER": "hipJitOptionInfoLogBuffer",
+    "CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES": "hipJitOptionInfoLogBufferSizeBytes",
+    "CU_JIT_ERROR_LOG_BUFFER": "hipJitOptionErrorLogBuffer",
+    "CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES": "hipJitOptionErrorLogBufferSizeBytes",
+    "CU_JIT_OPTIMIZATION_LEVEL": "hipJitOptionOptimizationLevel",
+    "CU_JIT_TARGET_FROM_CUCONTEXT": "hipJitOptionTargetFromContext",
+    "CU_JIT_TARGET": "hipJitOptionTarget",
+    "CU_JIT_FALLBACK_STRATEGY": "hipJitOptionFallbackStrategy",
+    "CU_JIT_GENERATE_DEBUG_INFO": "hipJitOptionGenerateDebugInfo",
+    "CU_JIT_LOG_VERBOSE": "hipJitOptionLogVerbose",
+    "CU_JIT_GENERATE_LINE_INFO": "hipJitOptionGenerateLineInfo",
+    "CU_JIT_CACHE_MODE": "hipJitOptionCacheMode",
+    "CU_JIT_NEW_SM3X_OPT": "hipJitOptionSm3xOpt",
+    "CU_JIT_FAST_COMPILE": "hipJitOptionFastCompile",
+    "CU_JIT_GLOBAL_SYMBOL_NAMES": "hipJitOptionGlobalSymbolNames",
+    "CU_JIT_GLOBAL_SYMBOL_ADDRESSES": "hipJitOptionGlobalSymbolAddresses",
+    "CU_JIT_GLOBAL_SYMBOL_COUNT": "hipJitOptionGlobalSymbolCount",
+    "CU_JIT_LTO": "hipJitOptionLto", "CU_JIT_FTZ": "hipJitOptionFtz",
+    "CU_JIT_PREC_DIV": "hipJitOptionPrecDiv", "CU_JIT_PREC_SQRT": "hipJitOptionPrecSqrt",
+    "CU_JIT_FMA": "hipJitOptionFma",
+    "CU_JIT_POSITION_INDEPENDENT_CODE": "hipJitOptionPositionIndependentCode",
+    "CU_JIT_MIN_CTA_PER_SM": "hipJitOptionMinCTAPerSM",
+    "CU_JIT_MAX_THREADS_PER_BLOCK": "hipJitOptionMaxThreadsPerBlock",
+    "CU_JIT_OVERRIDE_DIRECTIVE_VALUES": "hipJitOptionOverrideDirectiveValues",
+    "CU_JIT_NUM_OPTIONS": "hipJitOptionNumOptions",
+}
+CURATED.update({cuda: {"hip": hip, "kind": "function"} for cuda, hip in _LINKER.items()})
+CURATED.update({cuda: {"hip": hip, "kind": "type"} for cuda, hip in _LINKER_TYPES.items()})
+CURATED.update({cuda: {"hip": hip, "kind": "enum"} for cuda, hip in _JIT_ENUMERATORS.items()})

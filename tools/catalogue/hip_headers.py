@@ -1,7 +1,10 @@
 """Scan installed HIP/ROCm headers for the identifiers they declare.
 
-Used both by the generator (to keep only HIP names that really exist) and by
-``tests/catalogue`` (to check every mapped HIP name).  Pure standard library.
+Used both by the generator (to keep only HIP names that really exist and to
+date them) and by ``tests/catalogue`` (to check every mapped HIP name).
+Headers come in *header sets*, one per ROCm release we can read (see
+``header_sets``): the evidence for ``rocm_version`` ranges.  Pure standard
+library.
 """
 from __future__ import annotations
 
@@ -14,10 +17,16 @@ from typing import Iterable
 
 # hip_library -> sub-paths (relative to an include dir) holding its headers.
 LIBRARY_PATHS: dict[str, tuple[str, ...]] = {
-    "hip": ("hip",),
+    # Clang's HIP wrapper headers: from ROCm 6 on, the device math functions
+    # are declared there and no longer in hip/amd_detail/amd_math_functions.h.
+    "hip": ("hip", "__clang_hip_math.h", "__clang_hip_cmath.h",
+            "__clang_hip_libdevice_declares.h", "__clang_hip_stdlib.h",
+            "__clang_cuda_math_forward_declares.h", "__clang_cuda_complex_builtins.h"),
     "hiprtc": ("hip/hiprtc.h",),
-    "hipblas": ("hipblas", "hipblas.h"),
-    "hipblaslt": ("hipblaslt",),
+    # hipBLAS 2.x (ROCm 6) moved hipblasOperation_t, hipblasStatus_t & co. to
+    # hipblas-common/, which hipblas.h and hipblaslt.h include.
+    "hipblas": ("hipblas", "hipblas.h", "hipblas-common"),
+    "hipblaslt": ("hipblaslt", "hipblaslt-version.h", "hipblaslt-export.h", "hipblas-common"),
     "hiprand": ("hiprand", "rocrand"),
     "hipfft": ("hipfft",),
     "hipsparse": ("hipsparse",),
@@ -29,51 +38,191 @@ LIBRARY_PATHS: dict[str, tuple[str, ...]] = {
     "miopen": ("miopen",),
 }
 
-# Libraries Debian (12 or 13) does not package: names cannot be header-verified.
-NOT_IN_DEBIAN: frozenset[str] = frozenset({"miopen", "hipblaslt", "roctx"})
+# Libraries none of the header sets has: their names cannot be header-verified.
+NOT_PACKAGED: frozenset[str] = frozenset({"roctx"})
 
-# Files and folders that only serve the NVIDIA back end of HIP: a name found
-# only there does not exist on AMD, so they are never scanned.
-_SKIP_PARTS = ("nvidia_detail", "nvcc_detail", "_nvcc.h", "backend/cub")
+# Files and folders that only serve the NVIDIA back end of HIP (a name found
+# only there does not exist on AMD), and HIP's tracing tables, which spell
+# every API name (also of APIs declared in a header not included): never scanned.
+_SKIP_PARTS = ("nvidia_detail", "nvcc_detail", "_nvcc.h", "backend/cub", "hip_prof_str.h",
+               "hip_api_trace.hpp")
 
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_SUFFIXES = (".h", ".hpp", ".cuh", ".inl", ".hxx", ".inc")
 
+# A deprecation marker, then the declaration it applies to up to its name's
+# opening parenthesis: `HIP_DEPRECATED("...") hipError_t hipMallocHost(`.
+_DEPRECATED_RE = re.compile(
+    r"(?:\b(?:HIP_DEPRECATED|DEPRECATED|HIPSPARSE_DEPRECATED_MSG|HIPSPARSE_DEPRECATED"
+    r"|HIPSOLVER_DEPRECATED|HIPFFT_DEPRECATED|HIPBLASLT_DEPRECATED|MIOPEN_DEPRECATED"
+    r"|HIPRAND_DEPRECATED|THRUST_DEPRECATED)\b\s*(?:\((?:[^()]|\([^()]*\))*\))?"
+    r"|\[\[\s*deprecated\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*\]\]"
+    r"|__attribute__\s*\(\(\s*deprecated\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*\)\))"
+    r"(?P<decl>[^;{}()#]*?)\b(?P<name>[A-Za-z_]\w*)\s*\(")
+_DEFINE_LINE_RE = re.compile(r"^[ \t]*#.*$", re.M)
 
-def default_include_dirs(repo_root: Path | None = None) -> list[Path]:
-    """Include dirs in priority order: /usr/include, the repo's fetched
-    toolchain, then HIPPORT_HIP_EXTRA_INCLUDES (colon separated)."""
-    dirs: list[Path] = [Path("/usr/include")]
+
+# Macros a user must define for a header to declare some of its API.
+GATES = ("MIOPEN_BETA_API", "HIP_ENABLE_WARP_SYNC_BUILTINS")
+_CONDITIONAL_RE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def strip_comments(text: str) -> str:
+    return _COMMENT_RE.sub(" ", text)
+
+
+def gated_names(text: str) -> dict[str, str]:
+    """Identifiers ``text`` (comments stripped) declares only inside
+    ``#ifdef GATE`` blocks, with their gate."""
+    stack: list[str | None] = []
+    gated: dict[str, str] = {}
+    open_names: set[str] = set()
+    for line in text.splitlines():
+        m = _CONDITIONAL_RE.match(line)
+        if m:
+            word, rest = m.groups()
+            if word in ("if", "ifdef"):
+                stack.append(next((g for g in GATES if re.search(rf"\b{g}\b", rest)), None))
+            elif word == "ifndef":
+                stack.append(None)
+            elif word in ("elif", "else") and stack:
+                stack[-1] = None
+            elif word == "endif" and stack:
+                stack.pop()
+            continue
+        gate = next((g for g in reversed(stack) if g is not None), None)
+        for name in _IDENT_RE.findall(line):
+            if gate is None:
+                open_names.add(name)
+            else:
+                gated.setdefault(name, gate)
+    return {name: gate for name, gate in gated.items() if name not in open_names}
+
+
+def deprecated_names(text: str) -> set[str]:
+    """Functions that ``text`` (comments stripped) declares deprecated."""
+    body = _DEFINE_LINE_RE.sub(" ", text)  # the macros' own definitions are not uses
+    return {m.group("name") for m in _DEPRECATED_RE.finditer(body)}
+
+
+# --- header sets ---------------------------------------------------------------
+
+Release = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class HeaderSet:
+    """The headers of one ROCm release: include dirs, the HIP runtime's first."""
+
+    release: Release
+    roots: tuple[Path, ...]
+    origin: str  # where it was found, for messages
+
+    @property
+    def label(self) -> str:
+        return f"{self.release[0]}.{self.release[1]}"
+
+
+def hip_release(root: Path) -> Release | None:
+    """HIP major.minor of the runtime headers under ``root``, if any."""
+    f = root / "hip" / "hip_version.h"
+    if not f.is_file():
+        return None
+    t = f.read_text(errors="replace")
+    a, b = _macro(t, "HIP_VERSION_MAJOR"), _macro(t, "HIP_VERSION_MINOR")
+    return (int(a), int(b)) if a and b else None
+
+
+def clang_hip_dir(sysroot: Path) -> Path | None:
+    """The resource include dir of the Clang that ``sysroot``'s hipcc uses
+    (Debian: /usr/lib/llvm-N/lib/clang/V/include, N from hipcc's dependency
+    on clang-N), which holds Clang's HIP wrapper headers."""
+    found = sorted((p.parent for p in sysroot.glob(
+        "usr/lib/llvm-*/lib/clang/*/include/__clang_hip_math.h")),
+        key=lambda p: _numbers(str(p)), reverse=True)
+    wanted = _hipcc_clang_major(sysroot)
+    for path in found:
+        if wanted is None or f"/llvm-{wanted}/" in str(path):
+            return path
+    return None
+
+
+def _hipcc_clang_major(sysroot: Path) -> str | None:
+    try:
+        status = (sysroot / "var/lib/dpkg/status").read_text(errors="replace")
+    except OSError:
+        return None
+    stanza = re.search(r"^Package: hipcc\n(?:.+\n)*?Depends: (.*)$", status, re.M)
+    clang = re.search(r"\bclang-(\d+)\b", stanza.group(1)) if stanza else None
+    return clang.group(1) if clang else None
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", text))
+
+
+def system_extra_dirs(repo_root: Path | None) -> list[Path]:
+    """Library headers the system HIP is used with: ``HIPPORT_HIP_EXTRA_INCLUDES``
+    (colon separated) when set, else the repo's ``.toolchain/rocm-extra``."""
+    env = os.environ.get("HIPPORT_HIP_EXTRA_INCLUDES")
+    if env is not None:
+        dirs = [Path(p) for p in env.split(":") if p]
+    elif repo_root is not None:
+        dirs = [repo_root / ".toolchain" / "rocm-extra" / "usr" / "include"]
+    else:
+        dirs = []
+    return [d for d in dirs if d.is_dir()]
+
+
+def toolchain_cache() -> Path:
+    return Path(os.environ.get("HIPPORT_TOOLCHAIN_CACHE") or "/var/cache/hipport")
+
+
+def header_sets(repo_root: Path | None, extra_sysroots: Iterable[Path] = ()) -> list[HeaderSet]:
+    """Every ROCm release whose headers are on this machine, oldest first:
+
+    * the system's (``/usr/include``: Debian 12's HIP 5.2) with the library
+      headers its compiler is used with (``.toolchain/rocm-extra``);
+    * the modern oracle's chroot (``$HIPPORT_TOOLCHAIN_CACHE/rocm-sid``: 6.4);
+    * unpacked Debian roots given as ``extra_sysroots`` or found under
+      ``.toolchain/doctor-roots/*`` (Debian 13's HIP 5.7).
+
+    Each set also holds its Clang's HIP wrapper headers.  Of two roots with
+    the same release, the first found wins."""
+    candidates: list[tuple[Path, list[Path], str]] = [
+        (Path("/"), system_extra_dirs(repo_root), "system"),
+        (toolchain_cache() / "rocm-sid", [], "rocm-sid chroot"),
+    ]
+    candidates += [(Path(p), [], str(p)) for p in extra_sysroots]
     if repo_root is not None:
-        extra = repo_root / ".toolchain" / "rocm-extra" / "usr" / "include"
-        if extra.is_dir():
-            dirs.append(extra)
-    env = os.environ.get("HIPPORT_HIP_EXTRA_INCLUDES", "")
-    dirs.extend(Path(p) for p in env.split(":") if p)
-    seen: set[Path] = set()
-    out: list[Path] = []
-    for d in dirs:
-        if d.is_dir() and d not in seen:
-            seen.add(d)
-            out.append(d)
-    return out
+        for root in sorted((repo_root / ".toolchain" / "doctor-roots").glob("*")):
+            candidates.append((root, [], f"doctor root {root.name}"))
+    sets: dict[Release, HeaderSet] = {}
+    for sysroot, extra, origin in candidates:
+        include = sysroot / "usr" / "include"
+        release = hip_release(include)
+        if release is None or release in sets:
+            continue
+        clang = clang_hip_dir(sysroot)
+        roots = [include, *extra, *([clang] if clang else [])]
+        sets[release] = HeaderSet(release, tuple(roots), origin)
+    return [sets[r] for r in sorted(sets)]
 
+
+# --- scanning ---------------------------------------------------------------------
 
 def _iter_files(root: Path, sub: str) -> Iterable[Path]:
     path = root / sub
     if path.is_file():
-        yield path
+        if not any(s in str(path) for s in _SKIP_PARTS):
+            yield path
     elif path.is_dir():
         for p in sorted(path.rglob("*")):
             if p.is_file() and p.name.endswith(_HEADER_SUFFIXES):
                 rel = str(p)
                 if not any(s in rel for s in _SKIP_PARTS):
                     yield p
-
-
-def strip_comments(text: str) -> str:
-    return _COMMENT_RE.sub(" ", text)
 
 
 @dataclass
@@ -83,8 +232,14 @@ class HipLibraryHeaders:
     name: str
     files: list[Path] = field(default_factory=list)
     identifiers: set[str] = field(default_factory=set)
+    deprecated: set[str] = field(default_factory=set)
     header_paths: set[str] = field(default_factory=set)
-    version: tuple[int, int] | None = None
+    version: Release | None = None
+    # Names declared by Clang's HIP wrapper headers (HIP's device math from
+    # ROCm 6 on), and whether this scan had those headers at all.
+    compiler_identifiers: set[str] = field(default_factory=set)
+    # name -> the macro without which no header declares it (see GATES)
+    gated: dict[str, str] = field(default_factory=dict)
 
     @property
     def present(self) -> bool:
@@ -95,29 +250,67 @@ class HipLibraryHeaders:
         last = name.rsplit("::", 1)[-1]
         return last in self.identifiers
 
+    def is_deprecated(self, name: str) -> bool:
+        return name.rsplit("::", 1)[-1] in self.deprecated
+
+    @property
+    def has_compiler_headers(self) -> bool:
+        return any(f.name.startswith("__clang_") for f in self.files)
+
+
+@dataclass(frozen=True)
+class _FileScan:
+    identifiers: frozenset[str]
+    deprecated: frozenset[str]
+    gated: tuple[tuple[str, str], ...]
+
 
 @lru_cache(maxsize=None)
-def _scan_file(path: str) -> frozenset[str]:
+def _scan_file(path: str) -> _FileScan:
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        text = strip_comments(Path(path).read_text(encoding="utf-8", errors="replace"))
     except OSError:
-        return frozenset()
-    return frozenset(_IDENT_RE.findall(strip_comments(text)))
+        return _FileScan(frozenset(), frozenset(), ())
+    gated = tuple(sorted(gated_names(text).items())) if any(g in text for g in GATES) else ()
+    return _FileScan(frozenset(_IDENT_RE.findall(text)), frozenset(deprecated_names(text)),
+                     gated)
 
 
-def scan_library(name: str, include_dirs: list[Path]) -> HipLibraryHeaders:
-    lib = HipLibraryHeaders(name)
+def scan_library(name: str, include_dirs: Iterable[Path],
+                 version: Release | None = None) -> HipLibraryHeaders:
+    lib = HipLibraryHeaders(name, version=version)
+    opened: set[str] = set()
+    gated: dict[str, str] = {}
     for root in include_dirs:
         for sub in LIBRARY_PATHS.get(name, ()):
             for f in _iter_files(root, sub):
                 lib.files.append(f)
                 lib.header_paths.add(str(f.relative_to(root)))
-                lib.identifiers |= _scan_file(str(f))
-    lib.version = installed_rocm_version(name, include_dirs)
+                scanned = _scan_file(str(f))
+                open_names = scanned.identifiers - {n for n, _ in scanned.gated}
+                lib.identifiers |= scanned.identifiers
+                lib.deprecated |= scanned.deprecated
+                opened |= open_names
+                gated.update(scanned.gated)
+                if f.name.startswith("__clang_"):
+                    lib.compiler_identifiers |= scanned.identifiers
+    lib.gated = {n: g for n, g in gated.items() if n not in opened}
+    # A library is only "present" with its own headers, not with the shared
+    # hipblas-common folder or Clang's wrappers alone.
+    if not any(_own_file(name, f) for f in lib.files):
+        lib.files.clear()
     return lib
 
 
-def all_header_paths(include_dirs: list[Path]) -> set[str]:
+def _own_file(name: str, path: Path) -> bool:
+    return "hipblas-common" not in path.parts and not path.name.startswith("__clang_")
+
+
+def scan_set(name: str, headers: HeaderSet) -> HipLibraryHeaders:
+    return scan_library(name, headers.roots, headers.release)
+
+
+def all_header_paths(include_dirs: Iterable[Path]) -> set[str]:
     """Every header path (relative to an include dir) of every HIP library."""
     out: set[str] = set()
     for root in include_dirs:
@@ -128,54 +321,6 @@ def all_header_paths(include_dirs: list[Path]) -> set[str]:
     return out
 
 
-# --- versions -------------------------------------------------------------
-
-# Library release -> ROCm release, for the library versions shipped by
-# Debian 12 and 13 (the libraries number themselves independently of ROCm).
-KNOWN_RELEASES: dict[tuple[str, str], str] = {
-    ("hipblas", "0.51"): "5.2",
-    ("hipblas", "0.52"): "5.3",
-    ("hipblas", "0.53"): "5.4",
-    ("hipblas", "0.54"): "5.5",
-    ("hipblas", "1.0"): "5.6",
-    ("hipblas", "1.1"): "5.7",
-    ("hipfft", "1.0"): "6.1",
-    ("hipsparse", "2.3.2"): "5.3",
-    ("hipsparse", "2.3.8"): "5.7",
-    ("hiprand", "2.10.9"): "5.3",
-    ("hiprand", "2.10.16"): "5.7",
-    ("hipsolver", "1.7"): "5.5",
-    ("hipsolver", "1.8"): "5.7",
-    ("hipcub", "2.13"): "5.7",
-    ("rocthrust", "2.18"): "5.7",
-    ("rccl", "2.13"): "5.4",
-}
-
-def _release(name: str, major: str, minor: str, patch: str | None) -> str | None:
-    if patch is not None:
-        rel = KNOWN_RELEASES.get((name, f"{int(major)}.{int(minor)}.{int(patch)}"))
-        if rel:
-            return rel
-    return KNOWN_RELEASES.get((name, f"{int(major)}.{int(minor)}"))
-
-
-_VERSION_HEADERS: dict[str, tuple[str, str, str]] = {
-    # library: (header, major macro, minor macro)
-    "hip": ("hip/hip_version.h", "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR"),
-    "hiprtc": ("hip/hip_version.h", "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR"),
-    "hipblas": ("hipblas/hipblas-version.h", "hipblasVersionMajor", "hipblasVersionMinor"),
-    "hipfft": ("hipfft/hipfft-version.h", "hipfftVersionMajor", "hipfftVersionMinor"),
-    "hipsparse": ("hipsparse/hipsparse-version.h", "hipsparseVersionMajor",
-                  "hipsparseVersionMinor"),
-    "hipsolver": ("hipsolver/internal/hipsolver-version.h", "hipsolverVersionMajor",
-                  "hipsolverVersionMinor"),
-    "hipcub": ("hipcub/hipcub_version.hpp", "HIPCUB_VERSION_MAJOR", "HIPCUB_VERSION_MINOR"),
-    "rocthrust": ("thrust/rocthrust_version.hpp", "ROCTHRUST_VERSION_MAJOR",
-                  "ROCTHRUST_VERSION_MINOR"),
-    "rccl": ("rccl/rccl.h", "NCCL_MAJOR", "NCCL_MINOR"),
-}
-
-
 def parse_version(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in re.findall(r"\d+", text)[:3])
 
@@ -183,65 +328,3 @@ def parse_version(text: str) -> tuple[int, ...]:
 def _macro(text: str, name: str) -> str | None:
     m = re.search(r"#\s*define\s+" + re.escape(name) + r"\s+(\d+)", text)
     return m.group(1) if m else None
-
-
-def _hip_version(include_dirs: list[Path]) -> tuple[int, int] | None:
-    best: tuple[int, int] | None = None
-    for root in include_dirs:
-        f = root / "hip" / "hip_version.h"
-        if f.is_file():
-            t = f.read_text(errors="replace")
-            a, b = _macro(t, "HIP_VERSION_MAJOR"), _macro(t, "HIP_VERSION_MINOR")
-            if a and b:
-                v = (int(a), int(b))
-                best = v if best is None or v > best else best
-    return best
-
-
-def installed_rocm_version(name: str, include_dirs: list[Path]) -> tuple[int, int] | None:
-    """Newest ROCm release whose headers for ``name`` are installed."""
-    best: tuple[int, int] | None = None
-    spec = _VERSION_HEADERS.get(name)
-    if name == "hiprand":
-        for root in include_dirs:
-            f = root / "hiprand" / "hiprand_version.h"
-            if f.is_file():
-                raw = _macro(f.read_text(errors="replace"), "HIPRAND_VERSION")
-                if raw:
-                    n = int(raw)
-                    key = ("hiprand", f"{n // 100000}.{n // 100 % 1000}.{n % 100}")
-                    rel = KNOWN_RELEASES.get(key)
-                    if rel:
-                        v = parse_version(rel)
-                        cand = (v[0], v[1])
-                        best = cand if best is None or cand > best else best
-    elif spec is not None:
-        header, maj, mnr = spec
-        for root in include_dirs:
-            f = root / header
-            if not f.is_file():
-                continue
-            t = f.read_text(errors="replace")
-            a, b = _macro(t, maj), _macro(t, mnr)
-            if not (a and b):
-                continue
-            if name in ("hip", "hiprtc"):
-                cand = (int(a), int(b))
-            else:
-                pmac = mnr.replace("Minor", "Patch").replace("MINOR", "PATCH")
-                rel = _release(name, a, b, _macro(t, pmac))
-                if rel is None:
-                    continue
-                v = parse_version(rel)
-                cand = (v[0], v[1])
-            best = cand if best is None or cand > best else best
-    if best is None:
-        best = _hip_version(include_dirs)
-    return best
-
-
-def scan_per_root(name: str, include_dirs: list[Path]) -> list[HipLibraryHeaders]:
-    """One scan per include dir that holds the library, oldest version first."""
-    scans = [scan_library(name, [d]) for d in include_dirs]
-    scans = [s for s in scans if s.present]
-    return sorted(scans, key=lambda s: s.version or (0, 0))

@@ -132,6 +132,9 @@ _SAME_NAME = frozenset({"device", "cooperative_groups", "nccl"})
 
 def prefix_rule(library: str, name: str) -> str | None:
     """Propose a HIP spelling for ``name`` by prefix substitution."""
+    if library == "device" and name.startswith(("__nv_", "__NV_")):
+        # cuda_bf16.h/cuda_fp8.h spell their types __nv_*; hip_bf16.h/hip_fp8.h __hip_*.
+        return ("__hip_" if name.startswith("__nv_") else "__HIP_") + name[5:]
     if library in _SAME_NAME:
         return name
     if library == "runtime" and re.fullmatch(_VEC + "|dim3", name):

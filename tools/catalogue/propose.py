@@ -5,23 +5,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .curated import CUDNN_SAME_SHAPE, CURATED, HEADERS
-from .hip_headers import NOT_IN_DEBIAN, HipLibraryHeaders, parse_version
+from hipport.table.versions import release_text
+
+from .curated import CUDNN_SAME_SHAPE, CURATED, HEADERS, OLDER_HEADERS
+from .evidence import Evidence, Range
+from .hip_headers import NOT_PACKAGED
 from .hipify_tables import HipifyFact
 from .libraries import HIP_LIBRARY, prefix_rule
 
 Entry = dict[str, Any]
 
 _KEY_ORDER = ("cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-              "cuda_version", "rocm_version")
+              "cuda_version", "rocm_version", "older")
 
 
 def ordered(entry: Entry) -> Entry:
     return {k: entry[k] for k in _KEY_ORDER if k in entry}
-
-
-def _vstr(v: tuple[int, ...] | None) -> str:
-    return ".".join(str(x) for x in v) if v else "?"
 
 
 def _kind_from_fact(fact: HipifyFact, library: str) -> str:
@@ -38,56 +37,77 @@ def _kind_from_fact(fact: HipifyFact, library: str) -> str:
     return "function"
 
 
-def _versions(fact: HipifyFact | None) -> tuple[dict[str, str], dict[str, str]]:
+def _cuda_versions(fact: HipifyFact | None) -> dict[str, str]:
     cuda: dict[str, str] = {}
-    rocm: dict[str, str] = {}
     if fact is None:
-        return cuda, rocm
+        return cuda
     for key, val in (("added", fact.cuda_added), ("deprecated", fact.cuda_deprecated),
                      ("removed", fact.cuda_removed)):
         if val:
             cuda[key] = val
-    return cuda, rocm
+    return cuda
 
 
-def first_seen(hip_lib: str, name: str, per_root: dict[str, list[HipLibraryHeaders]] | None
-               ) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """(oldest version, first version declaring ``name``) when the oldest
-    installed headers of ``hip_lib`` lack it; else None."""
-    scans = (per_root or {}).get(hip_lib, [])
-    if len(scans) < 2 or scans[0].has(name) or scans[0].version is None:
-        return None
-    for s in scans[1:]:
-        if s.has(name) and s.version is not None and s.version > scans[0].version:
-            return scans[0].version, s.version
-    return None
+def date(entry: Entry, found: Range, kept: list[str] | None = None) -> Entry:
+    """Set ``entry``'s rocm_version, deprecated status and evidence note from
+    ``found`` (the HIP name's header evidence); ``kept`` are the other parts
+    of its note."""
+    versions = found.versions()
+    if versions:
+        entry["rocm_version"] = versions
+    else:
+        entry.pop("rocm_version", None)
+    if entry.get("status", "supported") in ("supported", "deprecated"):
+        if found.deprecated is not None:
+            entry["status"] = "deprecated"
+        else:
+            entry.pop("status", None)
+    if found.gate is not None:
+        # The output compiles only once the user defines the macro: review.
+        entry["applicability"] = "unsafe"
+    parts = list(kept or [])
+    evidence = found.note(entry["hip"] if entry["kind"] != "header" else None)
+    if evidence:
+        parts.append(evidence)
+    if parts:
+        entry["note"] = "; ".join(parts)
+    else:
+        entry.pop("note", None)
+    return ordered(entry)
 
 
 def propose(name: str, library: str, kind: str | None, fact: HipifyFact | None,
-            hip: dict[str, HipLibraryHeaders],
-            per_root: dict[str, list[HipLibraryHeaders]] | None = None) -> Entry:
+            ev: Evidence) -> Entry:
     """Build the entry for one CUDA name."""
     hip_lib_name = HIP_LIBRARY[library]
-    lib = hip.get(hip_lib_name)
     if kind is None:
         kind = _kind_from_fact(fact, library) if fact else "function"
     entry: Entry = {"cuda": name, "kind": kind}
-    cuda_v, _ = _versions(fact)
+    cuda_v = _cuda_versions(fact)
+    if cuda_v:
+        entry["cuda_version"] = cuda_v
 
     curated = CURATED.get(name)
     if curated is not None:
         entry.update(curated)
-        if cuda_v:
-            entry["cuda_version"] = cuda_v
-        return ordered(entry)
+        if "hip" not in entry or hip_lib_name in NOT_PACKAGED:
+            return ordered(entry)
+        entry = date(entry, ev.name(hip_lib_name, entry["hip"]),
+                     [curated["note"]] if "note" in curated else [])
+        if "older" in curated:
+            older = dict(curated["older"])
+            versions = ev.name(hip_lib_name, older["hip"]).versions()
+            older.pop("rocm_version", None)
+            if "added" in versions:
+                older["rocm_version"] = {"added": versions["added"]}
+            entry["older"] = older
+        return entry
 
     candidate = fact.hip if (fact and fact.hip) else prefix_rule(library, name)
     if library == "cudnn" and not (fact and fact.hip):
         candidate = None  # MIOpen names never follow from a prefix rule
     if library == "nvtx":
         candidate = None  # only the curated roctx names are known equivalents
-    if cuda_v:
-        entry["cuda_version"] = cuda_v
     removed = bool(fact and fact.cuda_removed)
 
     def unsupported(note: str) -> Entry:
@@ -104,78 +124,52 @@ def propose(name: str, library: str, kind: str | None, fact: HipifyFact | None,
                                "Pop and roctxRangeStartA/Stop only: drop or rewrite")
         return unsupported("no HIP equivalent known")
 
-    if hip_lib_name in NOT_IN_DEBIAN:
+    if hip_lib_name in NOT_PACKAGED:
         if not (fact and fact.hip):
             return unsupported(f"no known {hip_lib_name} equivalent (the {hip_lib_name} headers "
                                "are not packaged in Debian, so no name is guessed)")
         entry["hip"] = candidate
-        reason = f"not header-verified ({hip_lib_name} is not packaged in Debian)"
-        if fact and fact.hip_added:
-            entry["rocm_version"] = {"added": fact.hip_added}
-        if library == "cudnn":
-            if kind == "function" and name not in CUDNN_SAME_SHAPE:
-                del entry["hip"]
-                entry.pop("rocm_version", None)
-                return unsupported(f"closest MIOpen API is {candidate}, but its arguments "
-                                   f"differ: rewrite the call by hand ({reason})")
-            entry["applicability"] = "unsafe"
-            entry["note"] = (f"MIOpen counterpart per HIPIFY; {reason}; MIOpen's model "
-                             "differs from cuDNN's, review the surrounding code")
-        else:
-            entry["note"] = reason
+        entry["note"] = f"not header-verified ({hip_lib_name} is not packaged in Debian)"
         return ordered(entry)
 
-    if lib is not None and lib.has(candidate):
-        entry["hip"] = candidate
-        if fact and fact.hip_added:
-            entry["rocm_version"] = {"added": fact.hip_added}
-        first = first_seen(hip_lib_name, candidate, per_root)
-        if first is not None:
-            added = entry.get("rocm_version", {}).get("added")
-            if added is None or parse_version(added)[:2] < first[1]:
-                entry["rocm_version"] = {"added": _vstr(first[1])}
-            entry["note"] = (f"not declared in the ROCm {_vstr(first[0])} headers checked; "
-                             f"present in ROCm {_vstr(first[1])}")
-        if fact and fact.hip_deprecated:
-            entry["status"] = "deprecated"
-            entry.setdefault("rocm_version", {})["deprecated"] = fact.hip_deprecated
-            entry["note"] = f"{candidate} is deprecated since ROCm {fact.hip_deprecated}"
-        if fact and fact.experimental:
-            entry["note"] = f"{candidate} is experimental in ROCm"
-        if removed:
-            entry["note"] = (f"removed from CUDA {fact.cuda_removed}; " if fact else "") + \
-                entry.get("note", "still converted for old code")
-        return ordered(entry)
-
-    installed = lib.version if lib is not None else None
-    if fact and fact.hip and fact.hip_added and installed is not None \
-            and parse_version(fact.hip_added)[:2] > installed:
-        entry["hip"] = candidate
-        entry["rocm_version"] = {"added": fact.hip_added}
-        entry["note"] = (f"needs ROCm {fact.hip_added} or newer (not in the ROCm "
-                         f"{_vstr(installed)} headers checked)")
-        return ordered(entry)
-
-    if fact and fact.hip:
-        return unsupported(f"HIPIFY names {candidate} (ROCm {fact.hip_added or '?'}), but it "
-                           f"is not declared in the {hip_lib_name} {_vstr(installed)} headers "
-                           f"checked; no verified equivalent")
-    return unsupported("no HIP equivalent known")
+    found = ev.name(hip_lib_name, candidate)
+    if not found.present:
+        if fact and fact.hip:
+            return unsupported(
+                f"HIPIFY names {candidate} (ROCm {fact.hip_added or '?'}), but the ROCm "
+                f"{'/'.join(release_text(r) for r in ev.releases)} headers checked do not "
+                "declare it; no verified equivalent")
+        return unsupported("no HIP equivalent known")
+    if library == "cudnn" and kind == "function" and name not in CUDNN_SAME_SHAPE:
+        return unsupported(f"closest MIOpen API is {candidate}, but its arguments differ: "
+                           "rewrite the call by hand")
+    entry["hip"] = candidate
+    kept: list[str] = []
+    if removed and fact is not None:
+        kept.append(f"removed from CUDA {fact.cuda_removed}")
+    if library == "cudnn":
+        entry["applicability"] = "unsafe"
+        kept.append("MIOpen counterpart per HIPIFY; MIOpen's model differs from cuDNN's, "
+                    "review the surrounding code")
+    if fact and fact.experimental:
+        kept.append(f"{candidate} is experimental in ROCm")
+    entry = date(entry, found, kept)
+    if removed and entry.get("note") == kept[0]:
+        entry["note"] += "; still converted for old code"
+    return entry
 
 
-def propose_header(header: str, hip: dict[str, HipLibraryHeaders],
-                   hip_header_paths: set[str],
-                   header_first_seen: dict[str, tuple[tuple[int, int], tuple[int, int]]]
-                   | None = None) -> Entry:
+def propose_header(header: str, ev: Evidence) -> Entry:
     entry: Entry = {"cuda": header, "kind": "header"}
     if header.startswith("thrust/"):
         entry["library"] = "thrust"
-        if header in hip_header_paths:
+        found = ev.header("rocthrust", header)
+        if found.present:
             entry["hip"] = header
-            entry["note"] = "rocThrust provides the same header and keeps namespace thrust"
-        else:
-            entry["status"] = "unsupported"
-            entry["note"] = "rocThrust does not ship this header"
+            return date(entry, found,
+                        ["rocThrust provides the same header and keeps namespace thrust"])
+        entry["status"] = "unsupported"
+        entry["note"] = "rocThrust does not ship this header"
         return ordered(entry)
     mapped = HEADERS.get(header)
     if mapped is None:
@@ -190,19 +184,20 @@ def propose_header(header: str, hip: dict[str, HipLibraryHeaders],
     entry["hip"] = hip_header
     entry["library"] = library
     hip_lib = HIP_LIBRARY[library]
-    if hip_lib in NOT_IN_DEBIAN:
+    kept = ["CUB names move from namespace cub to hipcub"] if header == "cub/cub.cuh" else []
+    if hip_lib in NOT_PACKAGED:
         entry["note"] = f"not header-verified ({hip_lib} is not packaged in Debian)"
-    elif header_first_seen is not None and hip_header in header_first_seen:
-        old, new = header_first_seen[hip_header]
-        entry["rocm_version"] = {"added": _vstr(new)}
-        entry["note"] = (f"not in the ROCm {_vstr(old)} headers checked; present in ROCm "
-                         f"{_vstr(new)}")
-    elif hip_header not in hip_header_paths:
+        return ordered(entry)
+    found = ev.header(hip_lib, hip_header)
+    if not found.present:
         del entry["hip"]
         entry["status"] = "unsupported"
         entry["note"] = f"{hip_header} is not in the HIP headers checked"
-    if header == "cub/cub.cuh":
-        entry["note"] = "CUB names move from namespace cub to hipcub"
+        return ordered(entry)
+    entry = date(entry, found, kept)
+    older = OLDER_HEADERS.get(header)
+    if older is not None and "rocm_version" in entry:
+        entry["older"] = dict(older)
     return ordered(entry)
 
 

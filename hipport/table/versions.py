@@ -1,0 +1,78 @@
+"""Target ROCm releases: which ones hipport verifies, and what a catalogue
+entry means for the release a conversion targets (docs/rocm-versions.md).
+
+An entry's ``rocm_version`` range comes from the headers of the verified
+releases (tools/catalogue): ``added`` is the first release declaring the HIP
+name, ``removed`` the first no longer declaring it, ``deprecated`` the first
+marking it deprecated.  For a target outside the range the entry's ``older``
+mapping applies when it has one; otherwise the name is left unchanged."""
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import replace
+
+from hipport.table.schema import Mapping, Status, parse_version
+
+Release = tuple[int, ...]
+
+# The releases whose headers every HIP name in the catalogue is checked
+# against: Debian 12's HIP 5.2, Debian 13's 5.7 and Debian sid's 6.4.
+VERIFIED_RELEASES: tuple[Release, ...] = ((5, 2), (5, 7), (6, 4))
+OLDEST_VERIFIED = VERIFIED_RELEASES[0]
+NEWEST_VERIFIED = VERIFIED_RELEASES[-1]
+# What --rocm-version defaults to: the newest release we can vouch for.
+DEFAULT_TARGET = NEWEST_VERIFIED
+
+_TARGET_RE = re.compile(r"\d+\.\d+(\.\d+)?")
+
+
+def release_text(release: Release) -> str:
+    return ".".join(str(n) for n in release)
+
+
+def parse_target(text: str) -> Release:
+    """``--rocm-version X.Y``: a ValueError that says why when it is not one
+    hipport can target."""
+    if not _TARGET_RE.fullmatch(text.strip()):
+        raise ValueError(f"expected a ROCm release such as {release_text(DEFAULT_TARGET)}, "
+                         f"got {text!r}")
+    release = parse_version(text.strip())
+    if release < OLDEST_VERIFIED:
+        raise ValueError(f"ROCm {text} is older than {release_text(OLDEST_VERIFIED)}, the "
+                         "oldest release hipport checks its mappings against")
+    return release
+
+
+class Availability(enum.Enum):
+    AVAILABLE = "available"
+    TOO_NEW = "too-new"     # the HIP name comes after the target
+    REMOVED = "removed"     # the target no longer has it
+
+
+def for_target(entry: Mapping, target: Release | None) -> tuple[Mapping, Availability]:
+    """The mapping that applies to ``target`` (None: no version checks) and
+    whether the target has its HIP name."""
+    if target is None or not entry.status.converts:
+        return entry, Availability.AVAILABLE
+    added, removed = entry.rocm_added, entry.rocm_removed
+    if added is not None and target < parse_version(added):
+        if entry.older is not None:
+            return for_target(entry.older, target)
+        return entry, Availability.TOO_NEW
+    if removed is not None and target >= parse_version(removed):
+        return entry, Availability.REMOVED
+    if entry.status is Status.DEPRECATED and entry.rocm_deprecated is not None \
+            and target < parse_version(entry.rocm_deprecated):
+        return replace(entry, status=Status.SUPPORTED), Availability.AVAILABLE
+    return entry, Availability.AVAILABLE
+
+
+def unavailable_reason(entry: Mapping, availability: Availability, target: Release) -> str:
+    """Why ``entry`` is left unchanged for ``target`` (HP905's message)."""
+    wanted = release_text(target)
+    if availability is Availability.REMOVED:
+        return (f"`{entry.cuda}` maps to `{entry.hip}`, which ROCm {entry.rocm_removed} no "
+                f"longer has (target {wanted})")
+    return (f"`{entry.cuda}` maps to `{entry.hip}`, which needs ROCm {entry.rocm_added} "
+            f"(target {wanted}; --rocm-version chooses it)")
