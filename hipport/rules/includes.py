@@ -35,7 +35,7 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
             code = "HP903" if entry.status is Status.REMOVED else "HP901"
             note = f": {entry.note}" if entry.note else ""
             yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
-                          inc.start, inc.end, None, **common)
+                          inc.start, inc.end, None, **common, note=entry.note)
             continue
         key = (inc.block, entry.hip)
         if key in seen and inc.alone_on_line:

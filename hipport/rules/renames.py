@@ -29,7 +29,7 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
 def _finding(code: str, message: str, ref: Reference, entry: Mapping,
              fix: Fix | None = None) -> Finding:
     return Finding(code, message, ref.start, ref.end, fix=fix, cuda_name=entry.cuda,
-                   hip_name=entry.hip, library=entry.library)
+                   hip_name=entry.hip, library=entry.library, note=entry.note)
 
 
 def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
