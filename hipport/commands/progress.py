@@ -6,9 +6,11 @@ from typing import Any, Callable, Iterator
 
 
 @contextlib.contextmanager
-def progress_bar(label: str, total: int, enabled: bool) -> Iterator[Callable[[Any], None]]:
+def progress_bar(label: str, total: int, enabled: bool,
+                 color: bool = True) -> Iterator[Callable[[Any], None]]:
     """Yields the callback that advances the bar by one (a no-op when not
-    ``enabled``); the bar is removed when done."""
+    ``enabled``); the bar is removed when done.  Callers enable it only when
+    stderr is a terminal: a pipe or a log file gets nothing."""
     if not enabled:
         yield lambda _: None
         return
@@ -22,6 +24,6 @@ def progress_bar(label: str, total: int, enabled: bool) -> Iterator[Callable[[An
     )
 
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+                  console=Console(stderr=True, no_color=not color), transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda _: bar.advance(task)
