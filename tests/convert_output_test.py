@@ -181,3 +181,13 @@ def test_prune_keeps_version_control_folders(project: Path):
     (project / "out" / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     result = run("convert", "src", "-o", "out", "--force", "--prune")
     assert result.exit_code == 0 and (project / "out" / ".git" / "HEAD").exists()
+
+
+def test_a_long_list_points_to_the_summaries(tmp_path: Path):
+    body = "".join(f"  out[{i}] = threadIdx.x % 32;\n" for i in range(201))
+    (tmp_path / "k.cu").write_text(f"__global__ void k(int* out) {{\n{body}}}\n")
+    result = run("convert", str(tmp_path / "k.cu"))
+    assert "201 findings in 1 file: `--statistics` counts them per code, `hipport report` " \
+        "ranks what to do first." in result.stderr
+    short = run("convert", str(tmp_path / "k.cu"), "--statistics")
+    assert "`--statistics` counts them" not in short.stderr

@@ -85,11 +85,12 @@ def run_convert(req: ConvertRequest) -> int:
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
         req.rules, req.jobs, cache=req.cache, debug=req.debug, output=req.output,
         force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch))
-    planned = plan(request)
     show_progress = not req.quiet and interactive(sys.stderr)
-    with progress_bar("converting", len(planned.jobs), enabled=show_progress,
-                      color=color_wanted(req.color, sys.stderr)) as advance:
-        run = execute(planned, observe=advance)
+    with progress_bar("converting", None, enabled=show_progress,
+                      color=color_wanted(req.color, sys.stderr)) as bar:
+        planned = plan(request)
+        bar.expect(len(planned.jobs))
+        run = execute(planned, observe=bar)
     for notice in run.notices:
         click.echo(f"{display_path(notice.path)}: {notice.text}", err=True)
     _print_diffs(run, req.color)

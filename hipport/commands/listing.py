@@ -20,6 +20,10 @@ from hipport.score import RunStats
 if TYPE_CHECKING:
     from hipport.commands.convert import ConvertRequest
 
+# Past this many findings a list is more than anyone reads on a terminal:
+# the closing lines point to the summaries.
+LONG_LISTING = 200
+
 
 @dataclass(frozen=True)
 class Listing:
@@ -92,6 +96,11 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
         hints.append(f"{p.marker('[*]')} {n} more fix{'es' if n != 1 else ''} available with "
                      f"`--unsafe-fixes` (`--show-fixes` shows {'them' if n != 1 else 'it'}; "
                      "review each: they may change what the code does)")
+    n = len(listing.items)
+    if n > LONG_LISTING:
+        files = len({item.path for item in listing.items})
+        hints.append(f"{n} findings in {files} file{'s' if files != 1 else ''}: `--statistics` "
+                     "counts them per code, `hipport report` ranks what to do first.")
     elided = listing.notes_elided
     if elided:
         code = elided.most_common(1)[0][0]
