@@ -57,9 +57,9 @@ class Entry:
 # pickling dataclasses goes through Python-level reduce calls per object and
 # costs three times as much (0.19 of 0.28 ms per file, the main process's
 # largest share of a parallel run).
-_TAG = "hipport-result-3"
+_TAG = "hipport-result-4"
 _Packed = tuple[str, str, int, int, "tuple[tuple[tuple[int, int, bytes], ...], int, str] | None",
-                "str | None", "str | None", "str | None", int, int, int, int, bool]
+                "str | None", "str | None", "str | None", int, int, int, int, bool, "str | None"]
 
 
 def encode(entry: Entry) -> bytes:
@@ -88,7 +88,8 @@ def _pack(f: LocatedFinding) -> _Packed:
         tuple([(e.start, e.end, e.text) for e in fix.edits]), int(fix.applicability), fix.title)
     return (finding.code, finding.message, finding.start, finding.end, packed,
             finding.cuda_name, finding.hip_name, finding.library, f.location.line,
-            f.location.column, f.end_location.line, f.end_location.column, f.applied)
+            f.location.column, f.end_location.line, f.end_location.column, f.applied,
+            finding.note)
 
 
 _new = object.__new__
@@ -106,13 +107,14 @@ def _made(cls: type[_T], **fields: object) -> _T:
 def _unpack(code: str, message: str, start: int, end: int,
             packed: tuple[tuple[tuple[int, int, bytes], ...], int, str] | None,
             cuda_name: str | None, hip_name: str | None, library: str | None, line: int,
-            column: int, end_line: int, end_column: int, applied: bool) -> LocatedFinding:
+            column: int, end_line: int, end_column: int, applied: bool,
+            note: str | None) -> LocatedFinding:
     fix = None
     if packed is not None:
         edits = tuple([_made(Edit, start=a, end=b, text=t) for a, b, t in packed[0]])
         fix = _made(Fix, edits=edits, applicability=_APPLICABILITY[packed[1]], title=packed[2])
     finding = _made(Finding, code=code, message=message, start=start, end=end, fix=fix,
-                    cuda_name=cuda_name, hip_name=hip_name, library=library)
+                    cuda_name=cuda_name, hip_name=hip_name, library=library, note=note)
     return _made(LocatedFinding, finding=finding,
                  location=_made(Location, line=line, column=column),
                  end_location=_made(Location, line=end_line, column=end_column), applied=applied)

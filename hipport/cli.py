@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import signal
 import sys
 import threading
@@ -12,7 +13,11 @@ from typing import Any, Callable, Sequence
 import click
 
 from hipport import __version__
+from hipport.commands import helptext
+from hipport.commands.help import HelpfulGroup, SectionedCommand
 from hipport.errors import HipportError
+from hipport.output import FORMATS as OUTPUT_FORMATS
+from hipport.output.style import COLOR_CHOICES
 from hipport.settings import LAUNCH_SYNTAXES
 from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
 
@@ -20,9 +25,22 @@ EXIT_OK, EXIT_ERROR = 0, 2
 ROCM_VERSION_HELP = (f"Target ROCm release, {release_text(OLDEST_VERIFIED)} or newer (default: "
                      f"{release_text(DEFAULT_TARGET)}, the newest hipport verifies): HIP names "
                      "it lacks are left unchanged (HP905).")
+# What a Unix tool killed by SIGPIPE exits with (`hipport ... | head`).
+EXIT_BROKEN_PIPE = 128 + 13
 
 
-class _Group(click.Group):
+def _quiet_broken_pipe() -> int:
+    """The reader of our output went away (`| head`): stop quietly, and make
+    sure the interpreter's last flush of stdout does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test runner's buffer)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+class _Group(HelpfulGroup):
     """Maps errors to exit codes in one place (pre-commit's error_handler)."""
 
     def invoke(self, ctx: click.Context) -> object:
@@ -65,6 +83,8 @@ class _Group(click.Group):
             ctx.exit(EXIT_ERROR)
         except KeyboardInterrupt:
             self._stopped(ctx, signals)
+        except BrokenPipeError:
+            ctx.exit(_quiet_broken_pipe())
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except Exception as exc:  # a bug: say so, with what is needed to report it
@@ -111,13 +131,43 @@ def _front_end_options(func: Callable[..., None]) -> Callable[..., None]:
     return wrapper
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+def _findings_options(default_format: str, statistics_help: str) -> list[Any]:
+    return [
+        click.option("--output-format", "output_format", default=default_format,
+                     type=click.Choice(list(OUTPUT_FORMATS)),
+                     help="How findings are listed: concise (each explanation once), text "
+                     "(every message whole), json, sarif (code scanning), github "
+                     "(annotations)."),
+        click.option("--statistics", is_flag=True, help=statistics_help),
+        click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto",
+                     help="Colour findings and diffs: auto (a terminal, unless NO_COLOR is "
+                     "set), always, never."),
+    ]
+
+
+def _with(options: list[Any]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def decorate(func: Callable[..., None]) -> Callable[..., None]:
+        for option in reversed(options):
+            func = option(func)
+        return func
+    return decorate
+
+
+@click.group(cls=_Group, invoke_without_command=True, epilog=helptext.QUICK_START,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hipport")
-def cli() -> None:
-    """Port CUDA C++ code to AMD HIP/ROCm."""
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Port CUDA C++ code to AMD HIP/ROCm: estimate the migration, convert the
+    code and its build files, and keep it portable."""
+    if ctx.invoked_subcommand is None:  # `hipport` alone: the help, and no error
+        click.echo(ctx.get_help())
+        ctx.exit(EXIT_OK)
 
 
-@cli.command()
+@cli.command(cls=SectionedCommand, sections=helptext.CONVERT_SECTIONS,
+             epilog=helptext.CONVERT_EPILOG,
+             short_help="Convert CUDA sources and build files to HIP.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path),
               help="Write the converted tree here (mirrors the input tree).")
@@ -126,6 +176,8 @@ def cli() -> None:
               "file's original as NAME+SUFFIX (e.g. .orig).")
 @click.option("--diff", is_flag=True, help="Print a unified diff; write nothing.")
 @click.option("--force", is_flag=True, help="Allow writing into a non-empty output directory.")
+@click.option("--prune", is_flag=True, help="With -o: remove files in DIR whose source is gone "
+              "(deleted or renamed since an earlier run); they are only listed otherwise.")
 @click.option("--include", "include", multiple=True, metavar="GLOB",
               help="Only convert files matching GLOB (repeatable).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
@@ -138,8 +190,13 @@ def cli() -> None:
               metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
 @click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain.")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
-@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
-@click.option("-v", "--verbose", is_flag=True, help="Print every finding, converted ones too.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (no progress "
+              "bar, no findings).")
+@click.option("-v", "--verbose", is_flag=True, help="List every finding, converted ones too "
+              "([fixed]).")
+@click.option("--show-fixes", is_flag=True, help="Show each fix under its finding, before and "
+              "after.")
+@_with(_findings_options("concise", "Count the findings per code instead of listing them."))
 @click.option("--fast", is_flag=True, help="Skip the second-pass stability check.")
 @click.option("--no-build-files", is_flag=True,
               help="Leave CMakeLists.txt, *.cmake and Makefiles alone.")
@@ -153,9 +210,11 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
             launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
             rules: Sequence[Path], strict: bool, jobs: int, quiet: bool, verbose: bool,
+            show_fixes: bool, output_format: str, statistics: bool, color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
             debug: bool, front_end: Any) -> None:
-    """Convert CUDA sources (and build files) under PATHS to HIP."""
+    """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
+    Makefiles) to HIP: into a mirror (-o DIR), in place, or as a diff."""
     from hipport.commands.convert import ConvertRequest, run_convert
 
     request = ConvertRequest(
@@ -165,13 +224,17 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
         rules=tuple(str(r) for r in rules), strict=strict, jobs=jobs, quiet=quiet,
         verbose=verbose, fast=fast, debug=debug, build_files=not no_build_files,
         offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
+        output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
+        prune=prune,
     )
     raise SystemExit(run_convert(request))
 
 
-@cli.group()
+@cli.group(cls=HelpfulGroup, epilog=helptext.MAPPINGS_EPILOG,
+           short_help="Inspect, validate and document the mapping catalogue.")
 def mappings() -> None:
-    """Inspect, validate and document the mapping catalogue."""
+    """Inspect, validate and document the mapping catalogue: what hipport
+    knows about each CUDA name and its HIP counterpart."""
 
 
 _RULES = click.option("--rules", "rules", multiple=True, metavar="FILE",
@@ -179,7 +242,7 @@ _RULES = click.option("--rules", "rules", multiple=True, metavar="FILE",
 
 
 @mappings.command("list")
-@click.option("--library", help="Only this library (e.g. cublas).")
+@click.option("--library", help="Only this library (e.g. cublas; unknown names are an error).")
 @click.option("--status", type=click.Choice(["supported", "deprecated", "unsupported", "removed"]))
 @_RULES
 def mappings_list(library: str | None, status: str | None, rules: Sequence[str]) -> None:
@@ -228,11 +291,15 @@ def mappings_docs(output: Path, check: bool) -> None:
     raise SystemExit(write_docs(output, check))
 
 
-@cli.command()
+@cli.command(cls=SectionedCommand, sections=helptext.REPORT_SECTIONS,
+             epilog=helptext.REPORT_EPILOG,
+             short_help="Estimate a migration: rates, unmapped APIs, hazards, effort.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-f", "--format", "fmt", default="text", show_default=True,
-              type=click.Choice(["text", "json", "md", "markdown", "html", "csv", "sarif"]))
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the report here.")
+@click.option("-f", "--format", "fmt", default=None,
+              type=click.Choice(["text", "json", "md", "markdown", "html", "csv", "sarif"]),
+              help="Report format  [default: from the -o file's extension, else text]")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the report here "
+              "(.html, .md, .json, .csv, .sarif choose the format).")
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
 @click.option("--unsafe-fixes", is_flag=True, help="Count unsafe renames as converted.")
@@ -245,8 +312,9 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
-def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequence[str],
-           exclude: Sequence[str], unsafe_fixes: bool, rocm_version: str | None,
+def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
+           include: Sequence[str], exclude: Sequence[str], unsafe_fixes: bool,
+           rocm_version: str | None,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
            no_build_files: bool, no_cache: bool, debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
@@ -259,7 +327,9 @@ def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequen
         build_files=not no_build_files, front_end=front_end, cache=not no_cache)))
 
 
-@cli.command()
+@cli.command(cls=SectionedCommand, sections=helptext.CHECK_SECTIONS,
+             epilog=helptext.CHECK_EPILOG,
+             short_help="Fail on new CUDA-only code (pre-commit, CI); writes nothing.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--policy", type=click.Choice(["no-unmapped", "hip-only"]),
               help="no-unmapped (default): fail on CUDA APIs without a HIP equivalent; "
@@ -278,8 +348,7 @@ def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequen
               help="Record the current violations as known (exit 0).")
 @click.option("--report-unused-suppressions", is_flag=True,
               help="Fail on `// hipport: ignore` comments that suppress nothing.")
-@click.option("--output-format", "output_format", default="text", show_default=True,
-              type=click.Choice(["text", "json", "sarif", "github"]))
+@_with(_findings_options("text", "Count the violations per code instead of listing them."))
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
@@ -294,9 +363,10 @@ def report(paths: Sequence[Path], fmt: str, output: Path | None, include: Sequen
 def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
           ignore: Sequence[str], staged: bool, diff_base: str | None, baseline: Path | None,
           no_baseline: bool, write_baseline: bool, report_unused_suppressions: bool,
-          output_format: str, config: Path | None, include: Sequence[str],
-          exclude: Sequence[str], rules: Sequence[str], rocm_version: str | None, jobs: int,
-          quiet: bool, no_build_files: bool, debug: bool, front_end: Any) -> None:
+          output_format: str, statistics: bool, color: str, config: Path | None,
+          include: Sequence[str], exclude: Sequence[str], rules: Sequence[str],
+          rocm_version: str | None, jobs: int, quiet: bool, no_build_files: bool, debug: bool,
+          front_end: Any) -> None:
     """Fail (exit 1) when PATHS add CUDA code the policy forbids; for
     pre-commit hooks and CI.  Reads files, writes nothing (but the baseline)."""
     from hipport.check.session import CheckRequest
@@ -311,10 +381,11 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
         tuple(rules),
         # Nothing is written: the second conversion pass that guards writes is skipped.
         build_settings(rocm_version=rocm_version, fast=True), jobs, debug, front_end),
-        output_format, quiet))
+        output_format, quiet, statistics, color))
 
 
-@cli.command()
+@cli.command(cls=SectionedCommand, epilog=helptext.DOCTOR_EPILOG,
+             short_help="Is this machine (and ROCm) ready for this HIP code?")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("-f", "--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "json"]))
@@ -330,18 +401,18 @@ def doctor(paths: Sequence[Path], fmt: str, root: Path | None, debug: bool) -> N
     raise SystemExit(run_doctor(DoctorRequest(tuple(paths), fmt, root)))
 
 
-@cli.command()
-@click.argument("code")
-def explain(code: str) -> None:
-    """Explain a diagnostic code (e.g. HP901 or unsupported-cuda-api)."""
-    from hipport.codes import lookup
+@cli.command(cls=SectionedCommand, epilog=helptext.EXPLAIN_EPILOG,
+             short_help="Explain a diagnostic code; without one, list them all.")
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every code with its summary.")
+@click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto",
+              help="Render the explanation for the terminal: auto, always, never.")
+def explain(code: str | None, show_all: bool, color: str) -> None:
+    """Explain a diagnostic code (HP901) or name (unsupported-cuda-api): what it
+    means, why it matters on AMD GPUs, what to do, which policies fail on it."""
+    from hipport.commands.explain import run_explain
 
-    found = lookup(code)
-    if found is None:
-        raise HipportError(f"unknown code {code!r}; codes look like HP101")
-    click.echo(f"{found.code} ({found.name}), {found.severity.value}\n\n{found.summary}")
-    if found.explanation:
-        click.echo(f"\n{found.explanation.rstrip()}")
+    raise SystemExit(run_explain(code, show_all, color))
 
 
 def _tune_garbage_collector() -> None:
@@ -360,5 +431,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         cli.main(args=list(argv) if argv is not None else None, prog_name="hipport",
                  standalone_mode=True)
     except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    return EXIT_OK
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BrokenPipeError:  # while click itself wrote (the help into `| head`)
+        return _quiet_broken_pipe()
+    else:
+        code = EXIT_OK
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the last buffered lines met a closed pipe
+        return _quiet_broken_pipe()
+    return code

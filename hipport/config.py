@@ -52,7 +52,10 @@ class Values:
     def check_keys(self, allowed: tuple[str, ...]) -> None:
         for name in self.data:
             if name not in allowed:
-                raise self.fail(name, f"unknown key (allowed: {', '.join(allowed)})")
+                from hipport.suggest import did_you_mean
+
+                raise self.fail(name, f"unknown key{did_you_mean(name, allowed, 1)} "
+                                f"(allowed: {', '.join(allowed)})")
 
     def table(self, name: str) -> Values:
         value = self.data.get(name, {})

@@ -18,6 +18,17 @@ class Finding:
     cuda_name: str | None = None  # the mapping key, for table-driven findings
     hip_name: str | None = None
     library: str | None = None
+    # The end of ``message`` that explains the API or the construct rather
+    # than this use (a catalogue entry's note): the same words at every use,
+    # so a concise listing prints them once per run.
+    note: str | None = None
+
+    @property
+    def headline(self) -> str:
+        """``message`` without its note: what is particular to this use."""
+        if self.note and self.message.endswith(self.note):
+            return self.message[:-len(self.note)].rstrip(" :;,")
+        return self.message
 
     @property
     def name(self) -> str:

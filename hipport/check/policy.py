@@ -18,6 +18,7 @@ from hipport.codes import CODES, Severity
 from hipport.config import ProjectConfig, Values
 from hipport.diagnostics.model import Category, FileEffect
 from hipport.errors import UsageError
+from hipport.suggest import did_you_mean
 
 
 class Policy(enum.Enum):
@@ -84,10 +85,11 @@ def parse_prefixes(values: tuple[str, ...] | list[str], where: str) -> tuple[str
         for item in value.replace(",", " ").split():
             prefix = item.strip().upper()
             if not _PREFIX.fullmatch(prefix):
-                raise UsageError(f"{where}: {item!r} is not a code or code prefix "
-                                 "(examples: HP901, HP9, HP50)")
+                raise UsageError(f"{where}: {item!r} is not a code or code prefix"
+                                 f"{did_you_mean(prefix, CODES, 1)} (examples: HP901, HP9, HP50)")
             if len(prefix) == 5 and prefix not in CODES:
-                raise UsageError(f"{where}: unknown code {item!r} (see `hipport explain`)")
+                raise UsageError(f"{where}: unknown code {item!r}{did_you_mean(prefix, CODES, 1)} "
+                                 "(`hipport explain` lists them)")
             out.append(prefix)
     return tuple(out)
 

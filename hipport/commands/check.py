@@ -16,13 +16,20 @@ from hipport.check.session import CheckRequest
 from hipport.check.session import run_check as check
 from hipport.commands.common import display_path
 from hipport.errors import UsageError
+from hipport.output import HUMAN_FORMATS, Options
+from hipport.output.model import FixState
+from hipport.output.statistics import render_statistics
+from hipport.output.style import Palette, color_wanted
 from hipport.score import UNREAD
 
 
-def _validate(req: CheckRequest, output_format: str) -> None:
+def _validate(req: CheckRequest, output_format: str, statistics: bool) -> None:
     if output_format not in FORMATS:
         raise UsageError(f"unknown output format {output_format!r}; choose one of "
                          + ", ".join(FORMATS))
+    if statistics and output_format not in HUMAN_FORMATS | {"json"}:
+        raise UsageError("--statistics prints a table, or a JSON list with --output-format "
+                         f"json; not {output_format}")
     if req.staged and req.diff_base:
         raise UsageError("--staged and --diff-base exclude each other")
     if req.write_baseline and (req.staged or req.diff_base):
@@ -35,8 +42,10 @@ def _validate(req: CheckRequest, output_format: str) -> None:
         raise UsageError("name the FILES to check, or use --staged or --diff-base REV")
 
 
-def run_check(req: CheckRequest, output_format: str = "text", quiet: bool = False) -> int:
-    _validate(req, output_format)
+def run_check(req: CheckRequest, output_format: str = "text", quiet: bool = False,
+              statistics: bool = False, color: str = "auto") -> int:
+    _validate(req, output_format, statistics)
+    options = Options(Palette(output_format in HUMAN_FORMATS and color_wanted(color, sys.stdout)))
     run = check(req)
     if not quiet:
         for item in run.skipped:
@@ -44,7 +53,7 @@ def run_check(req: CheckRequest, output_format: str = "text", quiet: bool = Fals
                        err=True)
     verdict = run.verdict
     if verdict is None:
-        render(output_format, [], sys.stdout)  # an empty document for json/sarif
+        _list(output_format, statistics, verdict, options)  # an empty json/sarif document
         if not quiet:
             what = run.change.description if run.change is not None else "the input"
             click.echo(f"hipport check: no source lines added in {what}; nothing to check",
@@ -60,15 +69,31 @@ def run_check(req: CheckRequest, output_format: str = "text", quiet: bool = Fals
                        f"({run.failing.describe()}){extra}", err=True)
         _problems(verdict)
         return 0
-    render(output_format, verdict.new, sys.stdout)
-    sys.stdout.flush()
+    _list(output_format, statistics, verdict, options)
     if not quiet or verdict.failed:
-        _summary(verdict, run.failing, run.baseline, run.change)
+        # On a first adoption (no baseline yet, every line counts) the debt
+        # of the whole tree fails: say how to record it.
+        first_adoption = not req.no_baseline and run.change is None and \
+            (run.baseline is None or not len(run.baseline))
+        _summary(verdict, run.failing, run.baseline, run.change, first_adoption)
     return 1 if verdict.failed else 0
 
 
+def _list(output_format: str, statistics: bool, verdict: Verdict | None,
+          options: Options) -> None:
+    violations = verdict.new if verdict is not None else []
+    if statistics:
+        # As listed by a check (nothing written): fixable means `hipport convert` fixes it.
+        render_statistics(violations, sys.stdout,
+                          Options(options.palette, fixes_written=False),
+                          as_json=output_format == "json")
+    else:
+        render(output_format, violations, sys.stdout, options)
+    sys.stdout.flush()
+
+
 def _summary(verdict: Verdict, failing: FailurePolicy, baseline: Baseline | None,
-             change: Change | None) -> None:
+             change: Change | None, first_adoption: bool) -> None:
     _problems(verdict)
     context = [failing.describe()]
     if baseline is not None and verdict.known:
@@ -91,11 +116,21 @@ def _summary(verdict: Verdict, failing: FailurePolicy, baseline: Baseline | None
                        f"save it as UTF-8, or leave it out (--exclude, --ignore {UNREAD}).",
                        err=True)
         codes = sorted(found - {UNREAD})
+        states = [v.fix_state for v in verdict.new]
         fixable = sorted({v.path for v in verdict.new
-                          if v.finding is not None and v.finding.finding.fix is not None})
+                          if v.fix_state in (FixState.APPLIED, FixState.SAFE)})
+        unsafe = states.count(FixState.UNSAFE)
         if fixable:
-            click.echo(f"  `hipport convert --in-place {' '.join(fixable)}` rewrites the "
-                       "ones with a HIP equivalent.", err=True)
+            n = states.count(FixState.APPLIED) + states.count(FixState.SAFE)
+            click.echo(f"  [*] {n} fixable: `hipport convert --in-place {' '.join(fixable)}` "
+                       "rewrites the ones with a HIP equivalent.", err=True)
+        if unsafe:
+            click.echo(f"  [*] {unsafe} more with `hipport convert --unsafe-fixes` "
+                       "(review each).", err=True)
+        if first_adoption:
+            click.echo("  Adopting hipport on existing code? `hipport check --write-baseline` "
+                       "records today's violations as known debt; from then on only new "
+                       "ones fail.", err=True)
         if codes:
             click.echo(f"  A line that must stay as it is: add `// hipport: ignore[{codes[0]}]` "
                        f"to it or to the line above. `hipport explain {codes[0]}` says why "

@@ -8,11 +8,18 @@ from pathlib import Path
 import click
 
 from hipport.commands.common import FrontEnd, build_settings, display_path, offload_targets
+from hipport.commands.listing import Listing, fix_hints, summary_line
+from hipport.commands.progress import progress_bar
 from hipport.errors import UsageError
 from hipport.files import Selection
-from hipport.pipeline import Request, execute, plan
-from hipport.runner import FileResult, Mode, Outcome
+from hipport.output import FORMATS, HUMAN_FORMATS
+from hipport.output.style import color_diff, color_wanted, interactive
+from hipport.pipeline import Plan, Request, Run, execute, plan
+from hipport.runner import Mode
 from hipport.score import UNREAD, not_read
+from hipport.stale import prune, stale_outputs
+
+_STALE_SHOWN = 10  # stale outputs named one by one; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,11 @@ class ConvertRequest:
     backup: str | None = None  # --in-place: keep each replaced file as NAME + suffix
     front_end: FrontEnd = FrontEnd()
     cache: bool = True
+    output_format: str = "concise"
+    statistics: bool = False
+    show_fixes: bool = False
+    color: str = "auto"
+    prune: bool = False  # -o DIR: remove outputs whose source is gone
 
 
 def _mode(req: ConvertRequest) -> Mode:
@@ -49,22 +61,94 @@ def _mode(req: ConvertRequest) -> Mode:
     return chosen[0] if chosen else Mode.DRY_RUN
 
 
+def _validate(req: ConvertRequest, mode: Mode) -> None:
+    if req.output_format not in FORMATS:
+        raise UsageError(f"unknown output format {req.output_format!r}; choose one of "
+                         + ", ".join(FORMATS))
+    machine = req.output_format not in HUMAN_FORMATS
+    if mode is Mode.DIFF and machine:
+        raise UsageError(f"--diff and --output-format {req.output_format} both write to "
+                         "stdout; choose one (or write the files with -o DIR or --in-place)")
+    if req.statistics and req.output_format not in HUMAN_FORMATS | {"json"}:
+        raise UsageError("--statistics prints a table, or a JSON list with --output-format "
+                         f"json; not {req.output_format}")
+    if req.prune and mode is not Mode.MIRROR:
+        raise UsageError("--prune only applies to -o/--output DIR")
+
+
 def run_convert(req: ConvertRequest) -> int:
+    mode = _mode(req)
+    _validate(req, mode)
     request = Request(
-        tuple(req.paths), _mode(req),
+        tuple(req.paths), mode,
         build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast),
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
         req.rules, req.jobs, cache=req.cache, debug=req.debug, output=req.output,
         force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch))
-    run = execute(plan(request), observe=None)
+    show_progress = not req.quiet and interactive(sys.stderr)
+    with progress_bar("converting", None, enabled=show_progress,
+                      color=color_wanted(req.color, sys.stderr)) as bar:
+        planned = plan(request)
+        bar.expect(len(planned.jobs))
+        run = execute(planned, observe=bar)
     for notice in run.notices:
         click.echo(f"{display_path(notice.path)}: {notice.text}", err=True)
-    for r in run.results:
-        _print_result(r, req)
+    _print_diffs(run, req.color)
+    listing = Listing.of(run, req, planned)
+    listing.print()
+    _stale(planned, req)
     stats = run.stats
-    click.echo(stats.summary(), err=True)
-    if request.mode is Mode.DRY_RUN and not req.quiet:
+    if not req.quiet and req.output_format in HUMAN_FORMATS and not req.statistics:
+        for hint in fix_hints(listing, req.unsafe_fixes):
+            click.echo(hint, err=True)
+    click.echo(summary_line(stats, listing.palette), err=True)
+    if mode is Mode.DRY_RUN and not req.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
+    return _exit_code(run, req)
+
+
+def _print_diffs(run: Run, color: str) -> None:
+    colored = color_wanted(color, sys.stdout)
+    for r in run.results:
+        if r.diff:
+            # The diff carries the file's own bytes (Latin-1, invalid UTF-8):
+            # written as bytes, whatever encoding the terminal or the pipe has.
+            data = r.diff.encode("utf-8", "surrogateescape")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(color_diff(data) if colored else data)
+    sys.stdout.flush()
+
+
+def _stale(planned: Plan, req: ConvertRequest) -> None:
+    """After a mirror run: outputs whose source is gone (a deleted or renamed
+    file), reported, and removed with --prune."""
+    out = planned.options.output
+    if out is None or not all(p.is_dir() for p in req.paths):
+        return
+    stale = stale_outputs(out, [p.resolve() for p in req.paths])
+    if not stale:
+        return
+    if req.prune:
+        for removal in prune(stale, out):
+            if removal.error:
+                click.echo(f"hipport: could not remove {display_path(removal.path)}: "
+                           f"{removal.error}", err=True)
+            elif not req.quiet:
+                click.echo(f"removed {display_path(removal.path)} (not in the input)", err=True)
+        return
+    n = len(stale)
+    click.echo(f"hipport: {n} file{'s' if n != 1 else ''} in {display_path(out)} "
+               f"{'have' if n != 1 else 'has'} no counterpart in the input (a source deleted "
+               "or renamed since an earlier run?):", err=True)
+    for path in stale[:_STALE_SHOWN]:
+        click.echo(f"  {display_path(path)}", err=True)
+    if n > _STALE_SHOWN:
+        click.echo(f"  ... and {n - _STALE_SHOWN} more", err=True)
+    click.echo(f"  `--prune` removes {'them' if n != 1 else 'it'}; nothing else does.", err=True)
+
+
+def _exit_code(run: Run, req: ConvertRequest) -> int:
+    stats = run.stats
     if stats.files_failed:
         return 1
     if req.strict:
@@ -77,20 +161,3 @@ def run_convert(req: ConvertRequest) -> int:
         if stats.totals.refs_unconverted:
             return 1
     return 0
-
-
-def _print_result(r: FileResult, req: ConvertRequest) -> None:
-    if r.diff:
-        # The diff carries the file's own bytes (Latin-1, invalid UTF-8):
-        # written as bytes, whatever encoding the terminal or the pipe has.
-        sys.stdout.flush()
-        sys.stdout.buffer.write(r.diff.encode("utf-8", "surrogateescape"))
-    if req.quiet:
-        return
-    if r.outcome is Outcome.SKIPPED and r.error and r.stats.lines == 0 and not r.findings:
-        return  # a mirrored non-source file
-    for f in r.findings:
-        if f.applied and not req.verbose:
-            continue
-        click.echo(f"{r.display}:{f.location.line}:{f.location.column}: {f.code} "
-                   f"{f.finding.message}", err=True)

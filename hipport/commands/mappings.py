@@ -6,7 +6,8 @@ from typing import Sequence
 
 import click
 
-from hipport.errors import HipportError
+from hipport.errors import HipportError, UsageError
+from hipport.suggest import did_you_mean
 from hipport.table import load_table
 from hipport.table.coverage import coverage
 from hipport.table.docs import library_pages
@@ -33,6 +34,10 @@ def _describe(m: Mapping) -> str:
 
 def list_entries(rules: Sequence[str], library: str | None, status: str | None) -> int:
     table = load_table(rules)
+    libraries = sorted({m.library for m in table})
+    if library is not None and library not in libraries:
+        hint = did_you_mean(library, libraries) or "; libraries: " + ", ".join(libraries)
+        raise UsageError(f"unknown library {library!r}{hint}")
     count = 0
     for m in sorted(table, key=lambda m: (m.library, m.cuda)):
         if (library and m.library != library) or (status and m.status.value != status):
@@ -49,7 +54,8 @@ def show(names: Sequence[str], rules: Sequence[str]) -> int:
     for name in names:
         m = table.lookup(name)
         if m is None:
-            click.echo(f"{name}: not in the catalogue", err=True)
+            close = did_you_mean(name, (e.cuda for e in table))
+            click.echo(f"{name}: not in the catalogue{close}", err=True)
             missing += 1
         else:
             click.echo(_describe(m))

@@ -15,6 +15,7 @@ from hipport.config import load_config
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection
+from hipport.output.style import interactive
 from hipport.outputs import output_target, write_output
 from hipport.pipeline import Request, execute, plan
 from hipport.report import ALIASES, FORMATS, render
@@ -28,7 +29,7 @@ from hipport.table import load_table
 @dataclass(frozen=True)
 class ReportRequest:
     paths: tuple[Path, ...]
-    format: str = "text"
+    format: str | None = None  # None: from the output's extension, else text
     output: Path | None = None
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
@@ -70,12 +71,31 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
                                  for s in planned.skipped])
 
 
-def run_report(req: ReportRequest) -> int:
-    name = ALIASES.get(req.format, req.format)
+# Extensions besides each format's own (``Format.suffix``).
+_MORE_SUFFIXES = {".htm": "html", ".markdown": "md"}
+
+
+def report_format(fmt: str | None, output: Path | None) -> str:
+    """The format asked for, or the one the output file's extension names
+    (`-o r.html`); a format that contradicts the extension is refused."""
+    by_suffix = {f.suffix: name for name, f in FORMATS.items()} | _MORE_SUFFIXES
+    inferred = by_suffix.get(output.suffix.lower()) if output is not None else None
+    if fmt is None:
+        return inferred or "text"
+    name = ALIASES.get(fmt, fmt)
     if name not in FORMATS:
-        raise UsageError(f"unknown report format {req.format!r}; choose one of "
-                         + ", ".join(FORMATS))
-    show_progress = not req.quiet and sys.stderr.isatty()
+        raise UsageError(f"unknown report format {fmt!r}; choose one of " + ", ".join(FORMATS))
+    if inferred is not None and inferred != name:
+        assert output is not None
+        raise UsageError(f"-o {shown_path(output)} names a {inferred} file but --format is "
+                         f"{fmt}; change one of them (or leave --format out: the extension "
+                         "chooses)")
+    return name
+
+
+def run_report(req: ReportRequest) -> int:
+    name = report_format(req.format, req.output)
+    show_progress = not req.quiet and interactive(sys.stderr)
     report = make_report(req, progress=show_progress)
     if req.output is None:
         render(name, report, sys.stdout)

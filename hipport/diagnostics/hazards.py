@@ -116,6 +116,33 @@ _HAZARDS: tuple[Code, ...] = (
              "  vs[tid] += vs[tid + 16]; /* ... */ }",
              "float v = s[tid];\nif (tid < warpSize) {\n"
              "  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n}")),
+    Code("HP409", "warp-size-constant",
+         "A constant named for the warp size defined as 32 (`#define WARP_SIZE 32`, "
+         "`constexpr int kWarpSize = 32`).", Severity.WARNING, _explain(
+             f"{_WAVE64} Lane numbers (`tid % WARP_SIZE`), warps per block, per-warp "
+             "shared-memory rows and reduction loops written with the constant all inherit "
+             "the 32, without a literal 32 left for hipport to point at.",
+             "Use `warpSize` wherever a run-time value will do. Where a constant expression "
+             "is needed (array sizes, template arguments), define the constant for the "
+             "target (64 on CDNA: MI100, MI200, MI300; 32 on RDNA) and review every use: code "
+             "that packs a warp's lanes into 32-bit masks needs 64-bit ones. There is no "
+             "automatic fix.",
+             "#define WARP_SIZE 32\nint lane = threadIdx.x % WARP_SIZE;",
+             "#define WARP_SIZE 64  // CDNA wavefront; every use reviewed\n"
+             "int lane = threadIdx.x % WARP_SIZE;")),
+    Code("HP410", "shuffle-width-32",
+         "Warp shuffle with an explicit width of 32 (`__shfl_xor_sync(m, v, 16, 32)`).",
+         Severity.WARNING, _explain(
+             f"{_WAVE64} With a width of 32 a shuffle works inside each 32-lane half of the "
+             "wavefront: lanes 32-63 never exchange values with lanes 0-31. That matches "
+             "CUDA only where the rest of the code also treats 32 lanes as its unit; mixed "
+             "with `warpSize`, `__ballot` or per-wavefront results it gives half-wavefront "
+             "answers.",
+             "Drop the width (it defaults to `warpSize`) or pass `warpSize` when the whole "
+             "warp is meant, and check the offsets and loop bounds with it (HP402); keep 32 "
+             "only where the algorithm deliberately works on groups of 32 lanes.",
+             "for (int m = 16; m > 0; m /= 2)\n    v += __shfl_xor_sync(FULL_MASK, v, m, 32);",
+             "for (int m = warpSize / 2; m > 0; m /= 2)\n    v += __shfl_xor(v, m);")),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(

@@ -1,9 +1,14 @@
-"""Terminal summary: rich tables, the most important first."""
+"""Terminal summary: rich tables, the most important first.
+
+The headline, then the few things to do first (the costliest ledger APIs
+and open hazards), then the tables; rows where nothing is left to do are
+left out (the other formats list them), and a `file:line` is never wrapped."""
 from __future__ import annotations
 
 from typing import TextIO
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from hipport.report import view
@@ -12,12 +17,34 @@ from hipport.report.model import Report
 TOP_TERMINAL = 15  # rows per table on a terminal; the other formats list more
 
 
-def _table(title: str, *columns: str) -> Table:
+def _table(title: str, *columns: str, whole: dict[str, int] | None = None) -> Table:
+    """``whole``: columns never wrapped or shrunk, with their widest cell."""
     table = Table(title=title, title_justify="left", title_style="bold")
     for i, column in enumerate(columns):
+        keep = (whole or {}).get(column)
         table.add_column(column, justify="left" if i == 0 or column in _LEFT else "right",
-                         overflow="fold")
+                         overflow="fold", no_wrap=keep is not None,
+                         min_width=max(keep or 0, len(column)) if keep is not None else None)
     return table
+
+
+def _widest(cells: list[str]) -> int:
+    return max((len(c) for c in cells), default=0)
+
+
+def _next_steps(console: Console, report: Report) -> None:
+    steps = view.next_steps(report)
+    if not steps:
+        return
+    console.print("[bold]Next steps[/bold] (the most work first):")
+    for i, step in enumerate(steps, 1):
+        where = f" at {step.where}" if step.where else ""
+        console.print(f"  {i}. [bold]{escape(step.what)}[/bold] ({escape(step.detail)}, "
+                      f"{view.days(step.days)} days){escape(where)}: `{escape(step.hint)}`",
+                      soft_wrap=True, highlight=False)
+    if report.totals.refs_converted:
+        console.print(f"  Then `hipport convert` applies the "
+                      f"{report.totals.refs_converted} automatic conversions.", highlight=False)
 
 
 _LEFT = {"Status", "Library", "ROCm", "First location", "Name", "Severity", "Basis",
@@ -29,6 +56,7 @@ def render(report: Report, out: TextIO) -> None:
     t = report.totals
     console.print(f"[bold]CUDA to HIP migration report[/bold]: {', '.join(report.paths)}")
     console.print(view.headline(report))
+    _next_steps(console, report)
     summary = _table("Summary", "Measure", "Value")
     for measure, value in (
         ("Files", f"{t.files} ({report.outcomes['converted']} converted, "
@@ -47,23 +75,31 @@ def render(report: Report, out: TextIO) -> None:
     console.print(summary)
 
     if report.ledger:
+        rows = report.ledger[:TOP_TERMINAL]
+        firsts = [row.locations[0] + (f" (+{row.occurrences - 1})" if row.occurrences > 1
+                                      else "") for row in rows]
         ledger = _table(f"Unmapped-API ledger ({len(report.ledger)} APIs)", "CUDA API",
                         "Priority", "Library", "Status", "Uses", "Files", "Days",
-                        "First location")
-        for row in report.ledger[:TOP_TERMINAL]:
+                        "First location", whole={"First location": _widest(firsts)})
+        for row, first in zip(rows, firsts):
             ledger.add_row(row.cuda_name, row.priority, row.library, row.status,
-                           str(row.occurrences), str(row.files), view.days(row.days),
-                           row.locations[0] + (f" (+{row.occurrences - 1})"
-                                               if row.occurrences > 1 else ""))
+                           str(row.occurrences), str(row.files), view.days(row.days), first)
         console.print(ledger)
 
-    if report.findings:
-        findings = _table("Portability hazards and other findings", "Code", "Name",
+    open_groups = [g for g in report.findings if g.open]
+    if open_groups:
+        findings = _table("Portability hazards and other open findings", "Code", "Name",
                           "Severity", "Found", "Open", "Files", "Days")
-        for g in report.findings:
+        for g in open_groups:
             findings.add_row(g.code, g.name, g.severity, str(g.count), str(g.open),
                              str(g.files), view.days(g.days))
         console.print(findings)
+    done = [g for g in report.findings if not g.open]
+    if done:
+        n = sum(g.count for g in done)
+        console.print(f"{view.plural(n, 'more finding')} of {view.plural(len(done), 'code')} "
+                      f"({', '.join(g.code for g in done)}) {'is' if n == 1 else 'are'} fixed "
+                      "by `hipport convert`; --format md or json lists them.", highlight=False)
 
     libraries = _table("Libraries", "CUDA library", "ROCm", "Files", "References",
                        "Unconverted", "Conversion")
@@ -73,8 +109,16 @@ def render(report: Report, out: TextIO) -> None:
     console.print(libraries)
 
     effort = _table("Effort estimate (person-days)", "Item", "Quantity", "Basis", "Days")
+    # One row for the open findings (their codes are in the table above).
+    per_code = {f"{g.code} {g.name}" for g in report.findings}
+    hazards = [line for line in report.effort.lines if line.item in per_code]
     for line in report.effort.lines:
-        effort.add_row(line.item, str(line.quantity), line.basis, view.days(line.days))
+        if line.item not in per_code:
+            effort.add_row(line.item, str(line.quantity), line.basis, view.days(line.days))
+        elif line is hazards[0]:
+            effort.add_row("open findings (table above)", str(sum(h.quantity for h in hazards)),
+                           f"per code, {view.plural(len(hazards), 'code')}",
+                           view.days(sum(h.days for h in hazards)))
     effort.add_row("contingency", "", f"{report.effort.contingency:.0%}",
                    view.days(report.effort.contingency_days))
     effort.add_row("[bold]total[/bold]", "", "", f"[bold]{view.days(report.effort.total)}[/bold]")
@@ -83,7 +127,7 @@ def render(report: Report, out: TextIO) -> None:
     work = view.files_needing_work(report, TOP_TERMINAL)
     if work:
         files = _table("Files with the most work left", "File", "Unconverted", "Open findings",
-                       "Conversion", "Reuse")
+                       "Conversion", "Reuse", whole={"File": _widest([f.path for f in work])})
         for f in work:
             files.add_row(f.path, str(f.tally.refs_unconverted), str(f.tally.open_findings),
                           view.percent(f.tally.conversion_rate), view.percent(f.tally.reuse_rate))

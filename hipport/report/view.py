@@ -1,6 +1,8 @@
 """Presentation helpers shared by the human formats (text, Markdown, HTML)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from hipport.report.model import FileReport, Report
 
 TOP_FILES = 25  # files listed by the human formats (JSON lists them all)
@@ -32,3 +34,26 @@ def headline(report: Report) -> str:
             f"convert automatically ({percent(t.conversion_rate)}), {t.refs_unconverted} left; "
             f"{percent(t.reuse_rate)} of lines stay unchanged; {plural(len(report.ledger), 'API')} "
             f"in the ledger; estimated effort {days(report.effort.total)} person-days.")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One item of "what to do first": a ledger API or an open hazard."""
+
+    what: str  # the API or the code and its name
+    detail: str  # status, uses, files
+    days: float
+    where: str  # the first location, "file:line"
+    hint: str  # the command that says more
+
+
+def next_steps(report: Report, limit: int = 5) -> list[Step]:
+    """The ledger rows and open findings that cost the most, most first."""
+    steps = [Step(row.cuda_name, f"{row.status}, {plural(row.occurrences, 'use')}", row.days,
+                  row.locations[0] if row.locations else "",
+                  f"hipport mappings show {row.cuda_name}")
+             for row in report.ledger if row.days > 0]
+    steps += [Step(f"{g.code} {g.name}", f"{g.severity}, {plural(g.open, 'open finding')}",
+                   g.days, g.locations[0] if g.locations else "", f"hipport explain {g.code}")
+              for g in report.findings if g.open and g.days > 0]
+    return sorted(steps, key=lambda s: (-s.days, s.what))[:limit]

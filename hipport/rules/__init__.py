@@ -5,6 +5,7 @@ from __future__ import annotations
 from hipport.rules.registry import (
                                     ARGUMENT_RULES,
                                     FILE_RULES,
+                                    ArgumentRewrite,
                                     ArgumentRule,
                                     Context,
                                     FileRule,
@@ -17,6 +18,7 @@ from hipport.rules.registry import (
                                     warm_up_step,
 )
 
-__all__ = ["ARGUMENT_RULES", "FILE_RULES", "ArgumentRule", "Context", "FileRule",
+__all__ = ["ARGUMENT_RULES", "FILE_RULES", "ArgumentRewrite", "ArgumentRule", "Context",
+           "FileRule",
            "argument_rule", "argument_rules", "discover", "file_rule", "file_rules", "warm_up",
            "warm_up_step"]

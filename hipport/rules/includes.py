@@ -37,7 +37,7 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
         if not entry.status.converts or entry.hip is None:
             code = "HP903" if entry.status is Status.REMOVED else "HP901"
             yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
-                          inc.start, inc.end, None, **common)
+                          inc.start, inc.end, None, **common, note=entry.note)
             continue
         target = ctx.settings.rocm_version
         if target is not None and availability is not Availability.AVAILABLE:

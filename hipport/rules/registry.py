@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping, TypeVar
+from typing import Callable, Iterator, Mapping, NamedTuple, TypeVar
 
 from hipport.edits import Edit
 from hipport.findings import Finding
@@ -33,10 +33,19 @@ class Context:
     settings: Settings
 
 
+class ArgumentRewrite(NamedTuple):
+    edits: tuple[Edit, ...]  # besides the rename
+    detail: str  # what was done, for the finding's message
+    # Why this call's rewrite may change what the code does ("" when it
+    # cannot): the rename then becomes an unsafe fix, applied only with
+    # --unsafe-fixes and reported until then.
+    review: str = ""
+
+
 FileRule = Callable[[Context], Iterator[Finding]]
 # Given the call reference, returns the extra edits, or None when the call's
 # shape does not allow the rewrite (the rename is then not applied either).
-ArgumentRule = Callable[[bytes, Reference], "tuple[tuple[Edit, ...], str] | None"]
+ArgumentRule = Callable[[bytes, Reference], "ArgumentRewrite | None"]
 WarmUp = Callable[[], object]
 
 FILE_RULES: dict[str, FileRule] = {}

@@ -49,7 +49,7 @@ def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
 def _finding(code: str, message: str, ref: Reference, entry: Mapping,
              fix: Fix | None = None) -> Finding:
     return Finding(code, message, ref.start, ref.end, fix=fix, cuda_name=entry.cuda,
-                   hip_name=entry.hip, library=entry.library)
+                   hip_name=entry.hip, library=entry.library, note=entry.note)
 
 
 def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
@@ -68,23 +68,25 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
     edits: tuple[Edit, ...] = ()
     if entry.hip != entry.cuda:
         edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
-    detail = ""
+    detail = review = ""
     if entry.rule is not None:
         outcome = argument_rules()[entry.rule](ctx.data, ref)
         if outcome is None:
             return _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
                             f"rewritten ({entry.rule}) and this use is not a plain call; "
                             "convert it by hand", ref, entry)
-        extra, detail = outcome
-        edits += extra
+        edits += outcome.edits
+        detail, review = outcome.detail, outcome.review
     if not edits:
         return None
-    applicability = Applicability.UNSAFE if entry.unsafe else Applicability.SAFE
+    # A rewrite that may change this call's meaning is an unsafe fix, whatever the entry.
+    applicability = Applicability.UNSAFE if entry.unsafe or review else Applicability.SAFE
     code = LIBRARY_CODES.get(entry.library, "HP200")
     if entry.status is Status.DEPRECATED:
         code = "HP902"
     elif applicability is Applicability.UNSAFE and not ctx.settings.unsafe_fixes:
         code = "HP904"
-    message = f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "") + note
+    message = (f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "")
+               + (f"; {review}" if review else "") + note)
     fix = Fix(edits, applicability, f"Replace `{entry.cuda}` with `{entry.hip}`")
     return _finding(code, message, ref, entry, fix)

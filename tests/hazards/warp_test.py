@@ -1,4 +1,4 @@
-"""HP401-HP408: warp-size (wavefront 64) assumptions."""
+"""HP401-HP410: warp-size (wavefront 64) assumptions."""
 from __future__ import annotations
 
 import pytest
@@ -55,6 +55,19 @@ POSITIVE = [
     pytest.param("HP407", kernel("__syncwarp(0xffffffff);"), id="407-syncwarp-mask"),
     pytest.param("HP408", "__device__ void warpReduce(volatile float* s, int tid) {\n"
                  "  s[tid] += s[tid + 32];\n  s[tid] += s[tid + 16];\n}\n", id="408-classic"),
+    pytest.param("HP401", kernel("int warps = blockDim.x / 32;"), id="401-warps-per-block"),
+    pytest.param("HP401", kernel("int warps = (blockDim.x + 31) / 32;"),
+                 id="401-warps-per-block-rounded-up"),
+    pytest.param("HP401", kernel("int warps = blockDim.x >> 5;"), id="401-warps-shift"),
+    pytest.param("HP409", "#define WARP_SIZE 32\n", id="409-define"),
+    pytest.param("HP409", "#define WARPSIZE (32)  // threads per warp\n", id="409-define-comment"),
+    pytest.param("HP409", "constexpr int kWarpSize = 32;\n", id="409-constexpr"),
+    pytest.param("HP409", "static const unsigned warp_size = 32u;\n", id="409-const"),
+    pytest.param("HP409", "enum { THREADS_PER_WARP = 32 };\n", id="409-enumerator"),
+    pytest.param("HP410", kernel("float v = x[0];\nv += __shfl_xor_sync(FULL_MASK, v, 16, 32);"),
+                 id="410-sync-width"),
+    pytest.param("HP410", kernel("float v = x[0];\nv += __shfl_down(v, 1, 32);"),
+                 id="410-width"),
     pytest.param("HP408", kernel("__shared__ float sm[64];\nif (threadIdx.x < 32) {\n"
                                  "  volatile float* vs = sm;\n"
                                  "  vs[threadIdx.x] = vs[threadIdx.x] + vs[threadIdx.x + 8];\n}"),
@@ -64,6 +77,19 @@ POSITIVE = [
 LOOK_ALIKES = [
     pytest.param("HP401", "void f(int i) { int b = i % 32; }", id="401-data-index"),
     pytest.param("HP401", kernel("int b = blockIdx.x % 32;"), id="401-block-index"),
+    pytest.param("HP401", kernel("int b = blockIdx.x / 32;"), id="401-block-index-divided"),
+    pytest.param("HP401", kernel("int h = blockDim.x / 2;"), id="401-half-a-block"),
+    pytest.param("HP409", "#define BLOCK_SIZE 32\n", id="409-not-a-warp-name"),
+    pytest.param("HP409", "#define WARP_SIZE 64\n", id="409-already-64"),
+    pytest.param("HP409", "#define WARP_SIZE warpSize\n", id="409-from-warpsize"),
+    pytest.param("HP409", "int warp_id = 32;\nint num_lanes = 16;\n",
+                 id="409-other-name-other-value"),
+    pytest.param("HP410", kernel("float v = x[0];\nv += __shfl_xor_sync(FULL_MASK, v, 16);"),
+                 id="410-default-width"),
+    pytest.param("HP410", kernel("float v = x[0];\nv += __shfl_xor_sync(FULL_MASK, v, 16, 16);"),
+                 id="410-width-16"),
+    pytest.param("HP410", kernel("float v = x[0];\nv += __shfl_down_sync(FULL_MASK, v, 32);"),
+                 id="410-offset-32-is-not-a-width"),
     pytest.param("HP401", kernel("int n = threadIdx.x % 16;"), id="401-other-literal"),
     pytest.param("HP401", kernel("int lane = threadIdx.x % warpSize;"), id="401-uses-warpsize"),
     pytest.param("HP401", kernel("int bytes = 1 << 5;"), id="401-shift-of-constant"),
@@ -110,6 +136,8 @@ FIXES = [
     pytest.param(kernel("int w = threadIdx.x + 1 >> 5;"),
                  kernel("int w = ((threadIdx.x + 1) / warpSize);"),
                  id="401-shift-keeps-precedence"),
+    pytest.param(kernel("int warps = blockDim.x / 32;"),
+                 kernel("int warps = blockDim.x / warpSize;"), id="401-warps-per-block"),
     pytest.param(kernel("int lane = threadIdx.x % warpSize;\nif (lane == 31) out[0] = 1;"),
                  kernel("int lane = threadIdx.x % warpSize;\n"
                         "if (lane == (warpSize - 1)) out[0] = 1;"),
@@ -177,3 +205,17 @@ def test_host_only_file_has_no_warp_hazards():
               "bool all(unsigned m) { return m == 0xffffffff; }\n")
     assert found(source, "HP401") == [] and found(source, "HP404") == []
     assert found("__device__ " + source, "HP401") == [1]
+
+
+def test_warps_per_block_rounded_up_has_no_automatic_fix():
+    # `(blockDim.x + 31) / 32` -> `/ warpSize` would keep the 31: a person
+    # rewrites the whole expression.
+    source = kernel("int warps = (blockDim.x + 31) / 32;")
+    assert fixed(source) == source
+
+
+def test_warp_size_constant_is_reported_once_where_it_is_defined():
+    source = ("#define WARP_SIZE 32\n" + kernel("int lane = threadIdx.x % WARP_SIZE;\n"
+                                                 "int warp = threadIdx.x / WARP_SIZE;"))
+    assert found(source, "HP409") == [1]
+    assert found("#include \"common.h\"\nconstexpr int kWarpSize = 32;\n", "HP409") == [2]

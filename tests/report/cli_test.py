@@ -119,3 +119,54 @@ def test_parallel_and_serial_runs_agree(tmp_path, monkeypatch):
     one = run("report", ".", "-f", "json", "-q", "-j", "1").output
     two = run("report", ".", "-f", "json", "-q", "-j", "2").output
     assert one == two
+
+
+# Issue 19, item 8: the format follows the output's extension (or a
+# contradiction is refused); the text report says what to do first.
+
+@pytest.mark.parametrize("name, starts", [("r.html", "<!DOCTYPE html>"), ("r.htm", "<!DOCTYPE"),
+                                          ("r.md", "# CUDA to HIP"), ("r.json", "{"),
+                                          ("r.sarif", "{"), ("r.txt", "CUDA to HIP")])
+def test_the_output_extension_chooses_the_format(tree, tmp_path, name, starts):
+    out = tmp_path / name
+    result = run("report", str(tree), "-o", str(out), "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert out.read_text().lstrip().startswith(starts)
+
+
+def test_a_format_contradicting_the_extension_is_refused(tree, tmp_path):
+    out = tmp_path / "r.html"
+    result = run("report", str(tree), "-f", "md", "-o", str(out))
+    assert result.exit_code == 2
+    assert "names a html file but --format is md" in result.stderr
+    assert not out.exists()
+    same = run("report", str(tree), "-f", "html", "-o", str(out), "-j", "1")
+    assert same.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
+    other = tmp_path / "report.out"  # an extension that names no format: --format decides
+    assert run("report", str(tree), "-f", "json", "-o", str(other), "-j", "1").exit_code == 0
+    assert json.loads(other.read_text())["schema"] == "hipport-report/1"
+
+
+def test_text_report_starts_with_next_steps(tree):
+    (tree / "k.cu").write_bytes(b"__global__ void child(int* p) { p[0] = 1; }\n"
+                                b"__global__ void parent(int* p) { child<<<1, 1>>>(p);\n"
+                                b"  int lane = threadIdx.x % 32; p[lane] = 0; }\n")
+    lines = run("report", str(tree), "-j", "1").stdout.splitlines()
+    start = lines.index("Next steps (the most work first):")
+    assert start < lines.index(next(line for line in lines if line.startswith("Summary")))
+    steps = lines[start + 1:lines.index(next(line for line in lines if line.startswith("  Then")))]
+    assert steps[0].startswith("  1. cudaInitDevice (unsupported, 1 use, ")
+    assert "at a.cu:2" in steps[0] and "`hipport mappings show cudaInitDevice`" in steps[0]
+    assert any("HP502 device-side-launch" in s and "at k.cu:2" in s for s in steps)
+    days = [float(s.split(", ")[-1].split(" days")[0]) for s in steps]
+    assert days == sorted(days, reverse=True)
+
+
+def test_text_report_leaves_out_rows_with_nothing_open(tree):
+    # HP306 (a runtime include added) is fixed by convert: nothing left open
+    (tree / "k.cu").write_bytes(b"__global__ void k(int* p) { p[threadIdx.x % 32] = 1; }\n")
+    text = run("report", str(tree), "-j", "1").stdout
+    table = text.split("Portability hazards and other open findings", 1)[1].split("└")[0]
+    assert "HP401" in table and "HP306" not in table
+    assert "1 more finding of 1 code (HP306) is fixed by `hipport convert`" \
+        in " ".join(text.split())

@@ -60,4 +60,4 @@ def api_semantics(ctx: Context) -> Iterator[Finding]:
         if code in _ONCE_PER_FILE and name in seen:
             continue
         seen.add(name)
-        yield hazard(code, f"`{name}`: {note}", node)
+        yield hazard(code, f"`{name}`: {note}", node, note=note)

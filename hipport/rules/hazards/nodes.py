@@ -124,9 +124,9 @@ def identifiers(node: Node) -> set[str]:
 
 def hazard(code: str, message: str, node: Node, edits: tuple[Edit, ...] = (),
            applicability: Applicability = Applicability.DISPLAY_ONLY,
-           title: str = "") -> Finding:
+           title: str = "", note: str | None = None) -> Finding:
     fix = Fix(edits, applicability, title) if edits else None
-    return Finding(code, message, node.start_byte, node.end_byte, fix=fix)
+    return Finding(code, message, node.start_byte, node.end_byte, fix=fix, note=note)
 
 
 def replace(node: Node, new: str) -> Edit:

@@ -25,6 +25,9 @@ int gemm_random(int m, int n, int k)
     cublasHandle_t handle;
     CUBLAS_OK(cublasCreate(&handle));
     const float alpha = 1.0f, beta = 0.0f;
+    // Deprecated since CUDA 11 (the default heuristics); hipBLAS has one algorithm.
+    cublasGemmAlgo_t algo = CUBLAS_GEMM_DEFAULT_TENSOR_OP;
+    std::printf("algorithm %d\n", (int)algo);
     CUBLAS_OK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &alpha, a, m, b, n,
                           &beta, c, m));
     float norm = 0.0f;

@@ -25,6 +25,9 @@ int gemm_random(int m, int n, int k)
     hipblasHandle_t handle;
     CUBLAS_OK(hipblasCreate(&handle));
     const float alpha = 1.0f, beta = 0.0f;
+    // Deprecated since CUDA 11 (the default heuristics); hipBLAS has one algorithm.
+    hipblasGemmAlgo_t algo = HIPBLAS_GEMM_DEFAULT;
+    std::printf("algorithm %d\n", (int)algo);
     CUBLAS_OK(hipblasSgemm(handle, HIPBLAS_OP_N, HIPBLAS_OP_T, m, n, k, &alpha, a, m, b, n,
                           &beta, c, m));
     float norm = 0.0f;
