@@ -202,7 +202,7 @@ def test_installed_hook_guards_commits(tmp_path: Path, env: dict[str, str],
                                                          "  cudaMalloc(p, 64);\n"))
     committed, output = commit("sneak in CUDA")
     assert not committed, output
-    assert "src/hip.cpp:4:3: HP101 `cudaMalloc` -> `hipMalloc`" in output
+    assert "src/hip.cpp:4:3: HP101 [*] `cudaMalloc` -> `hipMalloc`" in output
     assert "policy hip-only" in output
     hip.write_text(HIP.replace("  hipMalloc(p, 64);\n", "  hipMalloc(p, 64);\n"
                                                          "  hipFree(*p);\n"))

@@ -70,12 +70,13 @@ def test_everything_there(tmp_path, doctor):
 
 
 def test_too_old(tmp_path, doctor):
-    # Debian 13's hipBLAS is ROCm 5.5.1's; HIPBLAS_COMPUTE_32F came in 6.0.
+    # Debian 13's hipBLAS is ROCm 5.5.1's; HIPBLAS_COMPUTE_32F is first in the 6.4 headers
+    # hipport verifies (the catalogue's ranges come from header evidence).
     src = tree(tmp_path, **{"t.cu": COMPUTE_32F})
     data = _json(doctor(src, "--root", suite_root("trixie"), "--format", "json"))
     [need] = [c for c in data["checks"] if c["id"] == "needs-hipblas"]
     assert need["status"] == "too-old" and need["required"]
-    assert "hipBLAS of ROCm 5.5.1" in need["detail"] and "needs 6.0" in need["detail"]
+    assert "hipBLAS of ROCm 5.5.1" in need["detail"] and "needs 6.4" in need["detail"]
     assert "needs-hipblas" in data["summary"]["failed"]
 
 

@@ -9,7 +9,8 @@ def test_cuda_tree_needs_hipblaslt(tmp_path):
     assert set(needs.libraries) == {"hip", "hipblaslt"}
     lt = needs.libraries["hipblaslt"]
     assert lt.headers == ("hipblaslt/hipblaslt.h",)
-    assert lt.min_rocm == (5, 5) and lt.because.startswith("cublasLt")
+    # hipBLASLt is in the 6.4 headers and not in 5.7's: the catalogue says 6.4.
+    assert lt.min_rocm == (6, 4) and lt.because.startswith("cublasLt")
     assert needs.cuda_uses == 3 and needs.hip_uses == 0
 
 
@@ -18,7 +19,7 @@ def test_hip_tree_needs_the_same(tmp_path):
     assert set(needs.libraries) == {"hip", "hipblaslt"}
     lt = needs.libraries["hipblaslt"]
     assert lt.headers == ("hipblaslt/hipblaslt.h",)
-    assert lt.min_rocm == (5, 5) and lt.because.startswith("hipblasLt")
+    assert lt.min_rocm == (6, 4) and lt.because.startswith("hipblasLt")
     assert needs.hip_uses == 3 and needs.cuda_uses == 0
 
 
@@ -31,10 +32,11 @@ def test_hip_tree_with_several_libraries(tmp_path):
 
 def test_min_rocm_comes_from_the_catalogue(tmp_path):
     needs = needs_of([tree(tmp_path, **{"t.cu": COMPUTE_32F})])
-    assert needs.libraries["hipblas"].min_rocm == (6, 0)
+    # hipblasComputeType_t is in the 6.4 headers and not in 5.7's (header evidence).
+    assert needs.libraries["hipblas"].min_rocm == (6, 4)
     version, because = needs.min_rocm
-    # The first use that needs it: the compute type (hipblasComputeType_t is 6.0 too).
-    assert version == (6, 0) and because.startswith("cublasComputeType_t (")
+    # The first use that needs it: the compute type.
+    assert version == (6, 4) and because.startswith("cublasComputeType_t (")
     assert because.endswith("t.cu:3)")
 
 
@@ -54,7 +56,7 @@ def test_unguarded_use_raises_it(tmp_path):
 def test_include_guards_are_not_version_tests(tmp_path):
     text = "#ifndef MY_GEMM_H\n#define MY_GEMM_H\n" + COMPUTE_32F + "#endif\n"
     needs = needs_of([tree(tmp_path, **{"gemm.cuh": text})])
-    assert needs.libraries["hipblas"].min_rocm == (6, 0)
+    assert needs.libraries["hipblas"].min_rocm == (6, 4)
 
 
 def test_plain_c_code_needs_nothing(tmp_path):

@@ -156,8 +156,10 @@ def test_two_runs_at_once_share_the_cache(tmp_path: Path, cache: Path):
     assert len(entries(cache)) == 80  # neither run's entries were lost to the other
 
 
-def test_results_of_other_code_are_never_served(tmp_path: Path, monkeypatch):
+def test_results_of_other_code_are_never_served(tmp_path: Path, monkeypatch, cache: Path):
     """An edited checkout (same version number) must not get old results."""
+    # A private cache (the fixture): another test's entry for the same bytes
+    # would be served and nothing stored.
     from hipport.cache import ResultCache
 
     f = tmp_path / "k.cu"
