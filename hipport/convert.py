@@ -63,7 +63,7 @@ def collect_findings(data: bytes, backend: Backend, table: MappingTable, setting
     """All findings for ``data`` (from ``rules``, default: every rule) and its
     analysis; nothing applied."""
     analysis = backend.analyze(data, table.candidates, path, edited)
-    ctx = Context(data, analysis, table, settings)
+    ctx = Context(data, analysis, table, settings, path)
     findings: list[Finding] = list(analysis.diagnostics)
     if analysis.error_count:
         at = analysis.first_error or 0

@@ -89,9 +89,10 @@ _CODE_RULES = (
     _rewrite("HP304", "warp-sync-mask-dropped", "Warp `_sync` intrinsic rewritten to HIP's "
              "mask-less form; the mask argument was dropped."),
     _rewrite("HP305", "hip-symbol-wrapped", "Symbol argument wrapped in HIP_SYMBOL()."),
-    _rewrite("HP306", "hip-runtime-include-added", "The file has kernel code but no runtime "
-             "include (nvcc includes cuda_runtime.h implicitly; hipcc does not): "
-             "#include <hip/hip_runtime.h> added.", reference=False),
+    _rewrite("HP306", "hip-runtime-include-added", "The file has kernel code, or is a .cu "
+             "file or header that uses the runtime API, but has no runtime include (nvcc "
+             "includes cuda_runtime.h implicitly; hipcc does not): #include "
+             "<hip/hip_runtime.h> added.", reference=False),
 )
 
 _LEDGER = (
