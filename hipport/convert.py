@@ -47,7 +47,8 @@ def effect_of(findings: Iterable[LocatedFinding]) -> FileEffect:
 
 
 # Rules that rewrite CUDA into HIP; the second (stability) pass always runs them.
-CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-launch"})
+CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-launch",
+                              "header-guards"})
 
 
 @dataclass

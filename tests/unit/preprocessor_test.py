@@ -46,3 +46,95 @@ def test_runtime_include_not_added(name: str | None, text: str):
     result = convert_source(text, name=name)
     assert result.output.decode().count("hip_runtime") <= 1
     assert "HP306" not in {f.code for f in result.findings}
+
+
+# ------------------------------------------------------------ include guards --
+@pytest.mark.parametrize(("before", "after"), [
+    ("#ifdef __DRIVER_TYPES_H__\n", "#ifdef HIP_INCLUDE_HIP_DRIVER_TYPES_H\n"),
+    ("#ifndef _CUFFT_H_\n", "#ifndef HIPFFT_H_\n"),
+    ("#if defined(CUBLAS_API_H_) && defined(CURAND_H_)\n",
+     "#if defined(HIPBLAS_H) && defined(HIPRAND_H_)\n"),
+    ("#elif defined CUSOLVER_COMMON_H_\n", "#elif defined HIPSOLVER_H\n"),
+    # Not a guard, but defined by cusparse.h only: helper_cuda.h tests it.
+    ("#ifdef CUSPARSEAPI\n", "#ifdef hipsparseVersionMajor\n"),
+])
+def test_guard_test_rewritten(before: str, after: str):
+    text = f"#if 0\n{before}int x;\n#endif\n#endif\n"
+    if before.startswith("#elif"):
+        text = f"#if X\n{before}int x;\n#endif\n"
+        expected = f"#if X\n{after}int x;\n#endif\n"
+    else:
+        expected = text.replace(before, after)
+    result = convert_source(text)
+    assert result.output.decode() == expected
+    assert "HP307" in {f.code for f in result.findings}
+
+
+@pytest.mark.parametrize("text", [
+    # The project's own macro with a CUDA-like name.
+    "#ifdef MY_CUDA_RUNTIME_H_\nint x;\n#endif\n",
+    "#ifdef CUBLAS_API_H\nint x;\n#endif\n",
+    # A project header guarded by a CUDA header's guard name is the project's.
+    "#ifndef CUSPARSE_H_\n#define CUSPARSE_H_\nclass CSRMatrix {};\n#endif\n",
+    "#ifndef _CUFFT_H_\n#define _CUFFT_H_ 1\n#endif\n#ifdef _CUFFT_H_\nint x;\n#endif\n",
+    # Not a test: a string and a comment.
+    'const char* s = "__DRIVER_TYPES_H__"; // #ifdef __DRIVER_TYPES_H__\n',
+])
+def test_guard_look_alikes_unchanged(text: str):
+    result = convert_source(text)
+    assert result.output.decode() == text
+    assert "HP307" not in {f.code for f in result.findings}
+
+
+def test_guard_of_a_header_the_target_lacks_is_left():
+    from hipport.settings import Settings
+
+    # hip/hip_bf16.h is not in ROCm 5.2: the include stays, and so does its test.
+    text = "#include <cuda_bf16.h>\n#ifdef __CUDA_BF16_H__\nint x;\n#endif\n"
+    result = convert_source(text, Settings(rocm_version=(5, 2)))
+    assert b"__CUDA_BF16_H__" in result.output
+    assert "HP307" not in {f.code for f in result.findings}
+    newer = convert_source(text, Settings(rocm_version=(6, 4))).output.decode()
+    assert "#ifdef HIP_INCLUDE_HIP_HIP_BF16_H" in newer
+
+
+GUARDED = """schema: hipport-mappings/1
+library: headers
+entries:
+  - cuda: x.h
+    hip: hip/x.h
+    kind: header
+    guard: {GUARD}
+"""
+
+
+@pytest.mark.parametrize(("guard", "problem"), [
+    ("{cuda: X_H_}", "missing required key 'hip'"),
+    ("{cuda: [], hip: HIP_X_H}", "expected a macro name or a list of them"),
+    ("{cuda: X_H_, hip: hip/x.h}", "expected a macro name"),
+    ("{cuda: X_H_, hip: Y, colour: 1}", "unknown key"),
+    ("X_H_", "expected a mapping"),
+])
+def test_bad_guard_is_a_clear_error(guard: str, problem: str):
+    from hipport.errors import MappingFileError
+    from hipport.table.yaml_file import parse_mapping_file
+
+    with pytest.raises(MappingFileError, match=problem):
+        parse_mapping_file(GUARDED.replace("{GUARD}", guard), "rules.yaml")
+
+
+def test_guard_only_on_headers():
+    from hipport.errors import MappingFileError
+    from hipport.table.yaml_file import parse_mapping_file
+
+    text = GUARDED.replace("kind: header", "kind: macro").replace("hip/x.h", "HIP_X")
+    with pytest.raises(MappingFileError, match="only a header entry"):
+        parse_mapping_file(text.replace("{GUARD}", "{cuda: X_H_, hip: Y}"), "rules.yaml")
+
+
+def test_guard_parsed():
+    from hipport.table.yaml_file import parse_mapping_file
+
+    [entry] = parse_mapping_file(GUARDED.replace("{GUARD}", "{cuda: [X_H_, XAPI], hip: HX}"),
+                                 "rules.yaml")
+    assert entry.guard == (("X_H_", "XAPI"), "HX")
