@@ -138,3 +138,88 @@ def test_guard_parsed():
     [entry] = parse_mapping_file(GUARDED.replace("{GUARD}", "{cuda: [X_H_, XAPI], hip: HX}"),
                                  "rules.yaml")
     assert entry.guard == (("X_H_", "XAPI"), "HX")
+
+
+# ---------------------------------------------------- CUDA version tests --
+def _resolved(text: str, version: tuple[int, int] = (12, 0)) -> str:
+    from hipport.settings import Settings
+
+    return convert_source(text, Settings(assume_cuda_version=version)).output.decode()
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("#if CUDART_VERSION >= 11020", "#if 1 // CUDA 12.0 assumed: #if CUDART_VERSION >= 11020"),
+    ("#if CUDA_VERSION < 11000", "#if 0 // CUDA 12.0 assumed: #if CUDA_VERSION < 11000"),
+    ("#ifdef CUDART_VERSION", "#if 1 // CUDA 12.0 assumed: #ifdef CUDART_VERSION"),
+    ("#ifndef CUDA_VERSION", "#if 0 // CUDA 12.0 assumed: #ifndef CUDA_VERSION"),
+    ("#if __CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 2)",
+     "#if 1 // CUDA 12.0 assumed: #if __CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 "
+     "&& __CUDACC_VER_MINOR__ >= 2)"),
+    # Only the version part of a mixed condition; other macros are renamed as usual.
+    ("#if defined(__CUDACC__) && CUDART_VERSION >= 11000 /* new API */",
+     "#if defined(__HIPCC__) && 1 /* new API */ // CUDA 12.0 assumed: #if defined(__CUDACC__) "
+     "&& CUDART_VERSION >= 11000"),
+    ("#if CUDART_VERSION >= MY_MINIMUM",
+     "#if 12000 >= MY_MINIMUM // CUDA 12.0 assumed: #if CUDART_VERSION >= MY_MINIMUM"),
+])
+def test_version_test_resolved(line: str, expected: str):
+    text = f"#if 0\n{line}\nint x;\n#endif\n#endif\n"
+    result = convert_source(text)
+    assert result.output.decode() == text.replace(line, expected)
+    assert "HP308" in {f.code for f in result.findings}
+    assert "HP901" not in {f.code for f in result.findings}
+
+
+def test_elif_and_assumed_version():
+    text = "#if CUDART_VERSION >= 12000\nint a;\n#elif CUDART_VERSION >= 11000\nint b;\n#endif\n"
+    assert _resolved(text, (11, 4)).splitlines()[0::2] == [
+        "#if 0 // CUDA 11.4 assumed: #if CUDART_VERSION >= 12000",
+        "#elif 1 // CUDA 11.4 assumed: #elif CUDART_VERSION >= 11000", "#endif"]
+
+
+@pytest.mark.parametrize("text", [
+    "#if MY_CUDA_VERSION >= 11000\nint x;\n#endif\n",
+    "// #if CUDART_VERSION >= 11000\nint x;\n",
+    'const char* s = "#if CUDART_VERSION >= 11000";\n',
+    "int v = CUDART_VERSION;\n",  # not a condition: HP901 as before
+    # The project defines the macro itself: its tests are the project's.
+    "#define CUDA_VERSION 11000\n#if CUDA_VERSION >= 11000\nint x;\n#endif\n",
+])
+def test_version_look_alikes_unchanged(text: str):
+    result = convert_source(text)
+    assert result.output.decode() == text
+    assert "HP308" not in {f.code for f in result.findings}
+
+
+def test_unresolvable_version_test_is_reported():
+    text = "#if __CUDACC_VER_BUILD__ > 3\nint x;\n#endif\n"
+    result = convert_source(text)
+    assert result.output.decode() == text
+    [finding] = [f for f in result.findings if f.code == "HP901"]
+    assert "__CUDACC_VER_BUILD__" in finding.finding.message
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("12.0", (12, 0)), ("11.2", (11, 2)), ("12", (12, 0)), (" 10.1 ", (10, 1)),
+])
+def test_parse_cuda_version(value: str, expected: tuple[int, int]):
+    from hipport.settings import parse_cuda_version
+
+    assert parse_cuda_version(value) == expected
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("cuda12.4", "did you mean 12.4?"), ("v11", "did you mean 11.0?"),
+    ("12.0.1", "did you mean 12.0?"), ("twelve", "expected a CUDA release such as 12.0"),
+    ("11.20", "expected a CUDA release"), ("0.5", "does not exist"),
+])
+def test_bad_cuda_version_is_a_clear_error(value: str, message: str):
+    from click.testing import CliRunner
+
+    from hipport.cli import cli
+
+    result = CliRunner().invoke(cli, ["convert", "--assume-cuda-version", value, "x.cu"])
+    assert result.exit_code == 2
+    assert "--assume-cuda-version" in result.output + result.stderr
+    assert message in result.output + result.stderr
+    assert "Traceback" not in result.output + result.stderr
