@@ -26,7 +26,7 @@ ROCM_VERSION_HELP = (f"Target ROCm release, {release_text(OLDEST_VERIFIED)} or n
                      f"{release_text(DEFAULT_TARGET)}, the newest hipport verifies): HIP names "
                      "it lacks are left unchanged (HP905).")
 ASSUME_CUDA_HELP = ("CUDA release the code is written for (default: 12.0): CUDA version tests "
-                    "in #if conditions (CUDART_VERSION >= 11020) are resolved for it (HP308).")
+                    "in #if conditions (CUDART_VERSION >= 11020) are resolved for it (HP309).")
 # What a Unix tool killed by SIGPIPE exits with (`hipport ... | head`).
 EXIT_BROKEN_PIPE = 128 + 13
 

@@ -93,10 +93,10 @@ _CODE_RULES = (
              "file or header that uses the runtime API, but has no runtime include (nvcc "
              "includes cuda_runtime.h implicitly; hipcc does not): #include "
              "<hip/hip_runtime.h> added.", reference=False),
-    _rewrite("HP307", "cuda-header-guard-test", "A test of a CUDA header's include guard "
+    _rewrite("HP308", "cuda-header-guard-test", "A test of a CUDA header's include guard "
              "(`#ifdef CUBLAS_API_H_`) rewritten to test a macro its HIP header defines (its "
              "include guard, or for a `#pragma once` header another macro it defines)."),
-    _rewrite("HP308", "cuda-version-test-resolved", "A CUDA version test in a conditional "
+    _rewrite("HP309", "cuda-version-test-resolved", "A CUDA version test in a conditional "
              "directive (`#if CUDART_VERSION >= 11020`) resolved for the CUDA release given by "
              "--assume-cuda-version (default 12.0); the original test is kept in a comment.",
              reference=False),

@@ -135,5 +135,5 @@ def resolve_version_tests(ctx: Context) -> Iterator[Finding]:
             yield Finding("HP901", r.message, r.start, r.end)
             continue
         fix = Fix(r.edits, title="Resolve the CUDA version test")
-        yield Finding("HP308", f"{r.message}; resolved (--assume-cuda-version), original "
+        yield Finding("HP309", f"{r.message}; resolved (--assume-cuda-version), original "
                       "kept in a comment", r.start, r.end, fix=fix)

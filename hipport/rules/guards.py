@@ -26,6 +26,6 @@ def rewrite_guard_tests(ctx: Context) -> Iterator[Finding]:
         hip = header.guard[1]
         fix = Fix((Edit(ref.start, ref.end, hip.encode()),),
                   title=f"Test `{hip}` instead of `{ref.name}`")
-        yield Finding("HP307", f"`{ref.name}` tells that <{header.cuda}> was included; "
+        yield Finding("HP308", f"`{ref.name}` tells that <{header.cuda}> was included; "
                       f"<{entry.hip}> defines `{hip}` -> tested instead", ref.start, ref.end,
                       fix=fix, cuda_name=ref.name, hip_name=hip, library=header.library)

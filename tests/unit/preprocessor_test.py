@@ -67,7 +67,7 @@ def test_guard_test_rewritten(before: str, after: str):
         expected = text.replace(before, after)
     result = convert_source(text)
     assert result.output.decode() == expected
-    assert "HP307" in {f.code for f in result.findings}
+    assert "HP308" in {f.code for f in result.findings}
 
 
 @pytest.mark.parametrize("text", [
@@ -83,7 +83,7 @@ def test_guard_test_rewritten(before: str, after: str):
 def test_guard_look_alikes_unchanged(text: str):
     result = convert_source(text)
     assert result.output.decode() == text
-    assert "HP307" not in {f.code for f in result.findings}
+    assert "HP308" not in {f.code for f in result.findings}
 
 
 def test_guard_of_a_header_the_target_lacks_is_left():
@@ -93,7 +93,7 @@ def test_guard_of_a_header_the_target_lacks_is_left():
     text = "#include <cuda_bf16.h>\n#ifdef __CUDA_BF16_H__\nint x;\n#endif\n"
     result = convert_source(text, Settings(rocm_version=(5, 2)))
     assert b"__CUDA_BF16_H__" in result.output
-    assert "HP307" not in {f.code for f in result.findings}
+    assert "HP308" not in {f.code for f in result.findings}
     newer = convert_source(text, Settings(rocm_version=(6, 4))).output.decode()
     assert "#ifdef HIP_INCLUDE_HIP_HIP_BF16_H" in newer
 
@@ -166,7 +166,7 @@ def test_version_test_resolved(line: str, expected: str):
     text = f"#if 0\n{line}\nint x;\n#endif\n#endif\n"
     result = convert_source(text)
     assert result.output.decode() == text.replace(line, expected)
-    assert "HP308" in {f.code for f in result.findings}
+    assert "HP309" in {f.code for f in result.findings}
     assert "HP901" not in {f.code for f in result.findings}
 
 
@@ -188,7 +188,7 @@ def test_elif_and_assumed_version():
 def test_version_look_alikes_unchanged(text: str):
     result = convert_source(text)
     assert result.output.decode() == text
-    assert "HP308" not in {f.code for f in result.findings}
+    assert "HP309" not in {f.code for f in result.findings}
 
 
 def test_unresolvable_version_test_is_reported():
