@@ -13,6 +13,7 @@ by target scoping is not followed."""
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 from hipport.buildfiles.cmake_tokens import CMakeSyntaxError, lex_cmake
@@ -131,22 +132,33 @@ def _make_words(words: list[str], known: dict[str, str], folder: Path) -> list[s
     flags: list[str] = []
     i = 0
     while i < len(words):
-        word = words[i].strip("'\"")
-        flag = next((f for f in _PATH_FLAGS if word.startswith(f)), None)
-        if flag is not None:
-            value = word[len(flag):]
+        word = _shell_word(words[i], known)
+        flag = next((f for f in _PATH_FLAGS if word and word.startswith(f)), None)
+        if word is not None and flag is not None:
+            value: str | None = word[len(flag):]
             if not value and i + 1 < len(words):
                 i += 1
-                value = words[i].strip("'\"")
-            expanded = _expand(value, known, _MAKE_REF) if value else None
-            if expanded and " " not in expanded:
-                flags += [flag, _absolute(folder, expanded)]
-        elif word.startswith(("-D", "-U", "-std=")) and len(word) > 2:
-            expanded = _expand(word, known, _MAKE_REF)
-            if expanded and " " not in expanded:
-                flags.append(expanded)
+                value = _shell_word(words[i], known)
+            if value:
+                flags += [flag, _absolute(folder, value)]
+        elif word is not None and word.startswith(("-D", "-U", "-std=")) and len(word) > 2:
+            flags.append(word)
         i += 1
     return flags
+
+
+def _shell_word(word: str, known: dict[str, str]) -> str | None:
+    """A recipe word as the shell hands it to the compiler (references
+    expanded, quotes removed: ``-DDIR='"$(DIR)"'`` -> ``-DDIR="inc"``);
+    None when it is not one known word."""
+    expanded = _expand(word, known, _MAKE_REF)
+    if expanded is None:
+        return None
+    try:
+        parts = shlex.split(expanded)
+    except ValueError:
+        return None
+    return parts[0] if len(parts) == 1 else None
 
 
 def _unique(flags: list[str]) -> list[str]:

@@ -16,6 +16,7 @@ _LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<column>\d+):)?\s*"
 _UNLOCATED = re.compile(r"^(?:(?P<tool>[\w.+-]+): )?(?P<kind>fatal error|error): "
                         r"(?P<message>.*)$")
 _INCLUDED = re.compile(r"^(?:In file included from|\s+from) (?P<file>.+?):(?P<line>\d+)[:,]$")
+_NOTE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<column>\d+):)?\s*note: ")
 _GENERATED = re.compile(r"^\d+ errors? generated(?: when compiling for (?P<target>[\w:+-]+))?\.$")
 
 
@@ -37,6 +38,9 @@ class CompilerError:
     included_from: tuple[Included, ...] = ()
     target: str | None = None  # "gfx90a" (device compilation), "host", None (unknown)
     fatal: bool = False
+    # Where the notes that follow the error point (an instantiation's
+    # "requested here"), in order: the way back from a system header.
+    notes: tuple[Included, ...] = ()
 
     @property
     def text(self) -> str:
@@ -63,7 +67,7 @@ def first_error(output: str) -> CompilerError | None:
             return CompilerError(located["message"].strip(), located["file"],
                                  int(located["line"]), int(located["column"] or 0),
                                  tuple(chain), _target(lines[i + 1:]),
-                                 located["kind"] == "fatal error")
+                                 located["kind"] == "fatal error", _notes(lines[i + 1:]))
         unlocated = _UNLOCATED.match(line)
         if unlocated:
             tool = unlocated["tool"]
@@ -74,6 +78,18 @@ def first_error(output: str) -> CompilerError | None:
         if not line.startswith(" "):
             chain = []
     return None
+
+
+def _notes(rest: list[str]) -> tuple[Included, ...]:
+    """The notes of the first error: up to the next error or the count."""
+    notes: list[Included] = []
+    for line in rest:
+        if _LOCATED.match(line) or _UNLOCATED.match(line) or _GENERATED.match(line.strip()):
+            break
+        note = _NOTE.match(line)
+        if note:
+            notes.append(Included(note["file"], int(note["line"])))
+    return tuple(notes)
 
 
 def _target(rest: list[str]) -> str | None:

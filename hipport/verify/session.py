@@ -206,7 +206,8 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
 
 
 def _inside(path: Path, roots: Sequence[Path]) -> bool:
-    return any(path == r or path.is_relative_to(r) for r in roots)
+    """A file of the converted tree (not ``<built-in>``, not a system header)."""
+    return any(path == r or path.is_relative_to(r) for r in roots) and path.is_file()
 
 
 def _resolve(name: str, folder: Path) -> Path:
@@ -221,10 +222,13 @@ def _location(error: CompilerError | None, unit: Unit, roots: Sequence[Path]) ->
     here = _resolve(error.file, folder)
     if _inside(here, roots):
         return Location(here, error.line, error.column)
-    for included in reversed(error.included_from):  # innermost first
-        there = _resolve(included.file, folder)
+    # Back into the tree: the innermost include of the tree, else the first
+    # note in the tree (the instantiation a template error in a system header
+    # comes from).
+    for place in (*reversed(error.included_from), *error.notes):
+        there = _resolve(place.file, folder)
         if _inside(there, roots):
-            return Location(there, included.line)
+            return Location(there, place.line)
     return Location(unit.path, 1)
 
 

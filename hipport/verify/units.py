@@ -26,6 +26,7 @@ COMPDB_NAME = "compile_commands.json"
 _HIP_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]hip/", re.MULTILINE)
 _SKIPPED_FOLDERS = frozenset({"CMakeFiles", "__pycache__", "node_modules"})
 _PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include")
+_CUDA_MARK = "cuda_runtime_api.h"
 Rebase = Callable[[Path], "Path | None"]
 
 
@@ -148,9 +149,11 @@ def _rebased_flags(flags: tuple[str, ...], rebase: Rebase) -> Iterator[str]:
         if flag in _PATH_FLAGS and i + 1 < len(flags):
             value = Path(flags[i + 1])
             moved = rebase(value) if value.is_absolute() else None
-            yield flag
-            yield str(moved) if moved is not None else flags[i + 1]
             i += 2
+            if (value / _CUDA_MARK).is_file():  # the CUDA toolkit's headers: not for hipcc
+                continue
+            yield flag
+            yield str(moved) if moved is not None else str(value)
             continue
         yield flag
         i += 1
