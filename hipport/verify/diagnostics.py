@@ -17,7 +17,8 @@ _UNLOCATED = re.compile(r"^(?:(?P<tool>[\w.+-]+): )?(?P<kind>fatal error|error):
                         r"(?P<message>.*)$")
 _INCLUDED = re.compile(r"^(?:In file included from|\s+from) (?P<file>.+?):(?P<line>\d+)[:,]$")
 _NOTE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<column>\d+):)?\s*note: ")
-_GENERATED = re.compile(r"^\d+ errors? generated(?: when compiling for (?P<target>[\w:+-]+))?\.$")
+_GENERATED = re.compile(r"^(?:\d+ warnings? and )?\d+ errors? generated"
+                        r"(?: when compiling for (?P<target>[\w:+-]+))?\.$")
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,13 @@ def test_error_in_a_system_header_keeps_the_notes_that_lead_back():
     assert error.target == "host"
 
 
+def test_side_after_warnings_and_the_error_limit():
+    output = ("a.hip:1:1: error: first\nfatal error: too many errors emitted, stopping now "
+              "[-ferror-limit=]\n2 warnings and 20 errors generated when compiling for gfx942.\n")
+    error = first_error(output)
+    assert error is not None and error.target == "gfx942" and error.message == "first"
+
+
 def test_gcc_style_continuation_lines_join_the_chain():
     error = first_error(GCC_STYLE)
     assert error is not None
