@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from hipport.errors import UsageError
 from hipport.parse import compdb
 from hipport.verify.buildflags import tree_flags
 
@@ -112,6 +113,11 @@ def _database_units(db: Path, roots: list[Path]) -> list[Unit]:
         if path is None or path in units or not path.is_file() or not is_unit(path):
             continue
         units[path] = Unit(path, tuple(_rebased_flags(flags, rebase)), COMPDB_NAME)
+    if entries and not units:
+        raise UsageError(f"{db} lists {len(entries)} file{'s' if len(entries) != 1 else ''}, "
+                         "none of them a HIP translation unit in "
+                         + ", ".join(str(r) for r in roots)
+                         + " (a database of another tree? name the right one with -p)")
     return sorted(units.values(), key=lambda u: u.path)
 
 

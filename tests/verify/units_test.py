@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hipport.errors import UsageError
 from hipport.verify.buildflags import cmake_flags, make_flags, tree_flags
 from hipport.verify.lines import map_line
 from hipport.verify.units import find_units
@@ -124,3 +125,10 @@ def test_compile_commands_define_the_units_and_follow_the_tree(tmp_path):
 ])
 def test_converted_line_to_original_line(old, new, line, expected):
     assert map_line(old, new, line) == expected
+
+
+def test_a_database_of_another_tree_is_an_error(tmp_path):
+    write(tmp_path, {"hip/a.cu": "", "hip/compile_commands.json": json.dumps([
+        {"directory": "/elsewhere", "file": "/elsewhere/b.cu", "arguments": ["nvcc", "b.cu"]}])})
+    with pytest.raises(UsageError, match="lists 1 file, none of them a HIP translation unit"):
+        find_units([tmp_path / "hip"])
