@@ -22,18 +22,29 @@ def _at(location: Location | None, shown: Shown) -> str:
     return f"{shown(location.path)}:{location.line}{column}"
 
 
-def finding_lines(result: UnitResult, shown: Shown) -> list[str]:
-    """``tree/file.cu:12:5: HP020 error: ...`` and what places it."""
+def finding_lines(result: UnitResult, shown: Shown, others: int = 0) -> list[str]:
+    """``tree/file.cu:12:5: HP020 error: ...`` and what places it; ``others``
+    more units failed at the same place with the same error."""
     lines = [f"{_at(result.location, shown)}: {result.code} {result.message}"]
     if result.location is not None and result.location.path != result.unit.path:
-        lines.append(f"  in translation unit {shown(result.unit.path)}")
+        more = f" and {others} more with the same first error" if others else ""
+        lines.append(f"  in translation unit {shown(result.unit.path)}{more}")
     if result.original is not None:
         lines.append(f"  original: {_at(result.original, shown)}")
     return lines
 
 
 def text_lines(verification: Verification, shown: Shown) -> list[str]:
-    return [line for result in verification.failed for line in finding_lines(result, shown)]
+    """One finding per failing unit, except that units failing at the same
+    line of a shared header with the same error are one finding (one broken
+    utility header can stop a hundred units)."""
+    groups: dict[tuple[object, ...], list[UnitResult]] = {}
+    for result in verification.failed:
+        shared = result.location is not None and result.location.path != result.unit.path
+        key = (result.location, result.message) if shared else (result.unit.path,)
+        groups.setdefault(key, []).append(result)
+    return [line for group in groups.values()
+            for line in finding_lines(group[0], shown, len(group) - 1)]
 
 
 def _location_json(location: Location | None, shown: Shown) -> dict[str, object] | None:

@@ -194,3 +194,20 @@ def test_convert_in_place_verify(tmp_path, fake_hipcc):
     assert result.exit_code == 0, result.output
     assert [c[-1] for c in calls(tmp_path)] == [str(src / "k.cu")]
     assert "1 of 1 translation unit compiles" in result.stderr
+
+
+def test_units_failing_in_the_same_header_are_one_finding_in_text(tmp_path, fake_hipcc):
+    header = tmp_path / "t" / "common.h"
+    fake = fake_hipcc.read_text().replace(
+        'echo "$last:$line:7:', f'echo "In file included from $last:1:" >&2; echo "{header}:5:7:')
+    fake_hipcc.write_text(fake)
+    src = tree(tmp_path / "t", {"a.cu": "BROKEN", "b.cu": "BROKEN", "c.cu": "BROKEN",
+                                "common.h": "\n" * 9})
+    result = run("verify", src, "--hipcc", fake_hipcc, "-j", "1")
+    findings = [line for line in result.stderr.splitlines() if "HP020" in line]
+    assert len(findings) == 1 and findings[0].endswith(
+        "common.h:5:7: HP020 error: use of undeclared identifier 'BROKEN' (compiling for gfx90a)")
+    assert "  in translation unit " in result.stderr
+    assert result.stderr.count("and 2 more with the same first error") == 1
+    data = json.loads(run("verify", src, "--hipcc", fake_hipcc, "-f", "json").stdout)
+    assert len(data["findings"]) == 3  # JSON keeps every unit
