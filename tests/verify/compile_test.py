@@ -137,3 +137,18 @@ def test_examples_converted_and_verified(tmp_path, hip_oracle, monkeypatch):
     # --strict: the examples keep unconverted references (HP901 ...) on purpose,
     # so convert exits 1 for those; verify added no failure of its own.
     assert "HP020" not in result.stderr and "HP021" not in result.stderr
+
+
+def test_device_code_generation_errors_need_a_compile(tmp_path, hip_oracle, monkeypatch):
+    """Why -c is the default: NVIDIA inline assembly passes -fsyntax-only and
+    fails only when the AMDGPU code is generated."""
+    src = tree(tmp_path, {"asm.hip": "#include <hip/hip_runtime.h>\n__global__ void k(int *p) {\n"
+                          "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(p[0]));\n}\n"})
+    quick = verify(hip_oracle, monkeypatch, "verify", src, "--syntax-only", "--strict")
+    assert quick.exit_code == 0, quick.output
+    full = verify(hip_oracle, monkeypatch, "verify", src, "--strict", "-f", "json")
+    assert full.exit_code == 1
+    (finding,) = json.loads(full.stdout)["findings"]
+    assert finding["location"]["path"].endswith("asm.hip")
+    assert finding["location"]["line"] == 3
+    assert finding["compiler"]["target"] == "gfx90a"
