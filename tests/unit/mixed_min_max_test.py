@@ -30,6 +30,13 @@ def convert(expression: str, qualifier: str = "__global__", unsafe: bool = True)
     pytest.param("min(u, 5)", "min(u, (unsigned int)5)", id="literal"),
     pytest.param("min((n), w)", "min((unsigned int)(n), w)", id="parenthesised"),
     pytest.param("max((int)sz, u)", "max((unsigned int)((int)sz), u)", id="cast-expression"),
+    pytest.param("min(n - 1, i + u * blockDim.x)",
+                 "min((unsigned int)(n - 1), i + u * blockDim.x)",
+                 id="arithmetic-with-builtin-index"),
+    pytest.param("max(sizeof(float) * n, i)", "max(sizeof(float) * n, (unsigned long)i)",
+                 id="sizeof"),
+    pytest.param("min(-1, threadIdx.x)", "min((unsigned int)-1, threadIdx.x)",
+                 id="negated-literal"),
 ])
 def test_mixed_integers_are_cast_to_cuda_s_type(before: str, after: str):
     line, findings = convert(before)
@@ -46,8 +53,13 @@ def test_without_unsafe_fixes_it_is_reported_only():
     pytest.param("max(i, n)", id="both-int"),
     pytest.param("min(f, n)", id="float"),
     pytest.param("min(pu[0], n)", id="unknown-element-type"),
-    pytest.param("max(sz, 2 * n)", id="unknown-expression-type"),
+    pytest.param("max(sz, 2 * f)", id="unknown-expression-type"),
+    pytest.param("max(sz, n < i)", id="comparison"),
+    pytest.param("min(i, n - 1)", id="int-arithmetic"),
+    pytest.param("min(threadIdx.x, u << 1)", id="shift-keeps-left-type"),
     pytest.param("min(u, 4000000000u)", id="literal-same-type"),
+    pytest.param("min(u, 09)", id="not-a-literal"),
+    pytest.param("min(u, 0b101)", id="binary-literal"),
     pytest.param("std::min(u, n)", id="qualified"),
     pytest.param("umin(u, n)", id="other-function"),
     pytest.param("min(u, n, i)", id="three-arguments"),

@@ -60,16 +60,25 @@ _TYPES = {
     **dict.fromkeys(("unsigned long long", "unsigned long long int"),
                     Integer("unsigned long long", 3, True)),
 }
+_UINT = _TYPES["unsigned int"]
+_BUILTIN_INDICES = frozenset(f"{v}.{c}" for v in ("threadIdx", "blockIdx", "blockDim", "gridDim")
+                             for c in "xyz")
+_ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"})
 _SIGNED = {1: "int", 2: "long", 3: "long long"}
 _UNSIGNED = {1: "unsigned int", 2: "unsigned long", 3: "unsigned long long"}
-_LITERAL = re.compile(r"(0[xX][0-9a-fA-F']+|\d[\d']*)([uUlL]*)")
+_LITERAL = re.compile(r"-?(0[xX][0-9a-fA-F']+|\d[\d']*)([uUlL]*)")
 
 
 def _literal_type(literal: str) -> Integer | None:
     found = _LITERAL.fullmatch(literal)
     if found is None:
         return None
-    value, suffix = int(found.group(1).replace("'", ""), 0), found.group(2).lower()
+    digits, suffix = found.group(1).replace("'", ""), found.group(2).lower()
+    base = 16 if digits[:2] in ("0x", "0X") else 8 if digits[0] == "0" else 10
+    try:
+        value = int(digits, base)
+    except ValueError:  # `09`: not a number C++ accepts either
+        return None
     rank = 3 if "ll" in suffix else 2 if "l" in suffix else 1
     if rank == 1 and value > 0x7FFFFFFF:
         return None  # decimal: long; hex: unsigned int; neither worth guessing
@@ -85,12 +94,33 @@ def _type_of(node: Node, function: Node | None) -> Integer | None:
     if node.type == "cast_expression":
         kind = node.child_by_field_name("type")
         return _TYPES.get(" ".join(text(kind).split())) if kind is not None else None
+    if node.type == "field_expression":
+        return _UINT if " ".join(text(node).split()) in _BUILTIN_INDICES else None
+    if node.type == "sizeof_expression":
+        return _TYPES["size_t"]
+    if node.type == "unary_expression" and text(node.child_by_field_name("operator")) in "-+~":
+        argument = node.child_by_field_name("argument")
+        return _type_of(argument, function) if argument is not None else None
+    if node.type == "binary_expression":
+        return _binary_type(node, function)
     if node.type != "identifier":
         return None
     declared = declared_type(function, text(node))
     if declared is None or declared.indirection:
         return None
     return _TYPES.get(declared.type.removeprefix("const ").strip())
+
+
+def _binary_type(node: Node, function: Node | None) -> Integer | None:
+    """An arithmetic expression's type: `i + blockDim.x` is `unsigned int`."""
+    operator = text(node.child_by_field_name("operator"))
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if operator not in _ARITHMETIC or left is None or right is None:
+        return None
+    a, b = _type_of(left, function), _type_of(right, function)
+    if a is None or b is None:
+        return None
+    return a if operator in ("<<", ">>") else _common(a, b)
 
 
 def _common(a: Integer, b: Integer) -> Integer:
