@@ -92,6 +92,8 @@ _CODE_RULES = (
     _rewrite("HP306", "hip-runtime-include-added", "The file has kernel code but no runtime "
              "include (nvcc includes cuda_runtime.h implicitly; hipcc does not): "
              "#include <hip/hip_runtime.h> added.", reference=False),
+    _rewrite("HP307", "half2-brace-assignment", "Braced list assigned to a `__half2` (ambiguous "
+             "in HIP): the type was named, `h2 = __half2{a, b}`.", reference=False),
 )
 
 _LEDGER = (
