@@ -155,13 +155,10 @@ def _emit(units: Sequence[_Unit], groups: dict[int, list[tuple[Finding, list[Edi
 # ------------------------------------------------------------------ CMake --
 def cmake_compat(text: str, commands: list[Command], findings: list[Finding]) -> list[Finding]:
     project = next((c for c in commands if c.lname == "project" and c.words), None)
-    if project is not None:
-        switch = project_switch(project.words[0].value)
-        if switch is None:
-            return [f if f.fix is None else _dropped(f, "the project name is computed")
-                    for f in findings]
-    else:
-        switch = "${" + CMAKE_SUBDIR_VARIABLE + "}"
+    named = project_switch(project.words[0].value) if project is not None else None
+    # A project name CMake computes (or no project() here): CMake spells the
+    # option's name itself, into HIPPORT_USE_HIP.
+    switch = named or "${" + CMAKE_SUBDIR_VARIABLE + "}"
     protected, has_switch = _cmake_protected(commands, switch)
     units = [_cmake_unit(text, c) for c in commands]
     kept, groups = _group(text, units, findings, protected)
@@ -242,6 +239,11 @@ def _cmake_block(text: str, units: Sequence[_Unit],
             f"{inner}{original}\n{ind}endif()")
 
 
+def _computed_name(name: str) -> list[str]:
+    return [f'string(MAKE_C_IDENTIFIER "{name}_USE_HIP" {CMAKE_SUBDIR_VARIABLE})',
+            f'string(TOUPPER "${{{CMAKE_SUBDIR_VARIABLE}}}" {CMAKE_SUBDIR_VARIABLE})']
+
+
 def _cmake_header(text: str, commands: list[Command], project: Command | None,
                   switch: str) -> Finding:
     if project is not None:
@@ -251,13 +253,18 @@ def _cmake_header(text: str, commands: list[Command], project: Command | None,
                  f"if({switch})", f"  add_compile_definitions({PLATFORM_DEFINE})", "endif()"]
         message = (f"single-source build: option {switch} (OFF: the CUDA build as it was, "
                    "ON: HIP)")
+        if switch.startswith("${"):
+            name = project.words[0].value
+            lines = [f"{MARKER}: the option is <PROJECT>_USE_HIP, <PROJECT> the "
+                     "project's name", *_computed_name(name), *lines]
+            lines[3] = lines[3].replace(f"  {MARKER}", "")
+            message = (f"single-source build: option <PROJECT>_USE_HIP, <PROJECT> from "
+                       f"{name} (OFF: the CUDA build as it was, ON: HIP)")
     else:
         at = commands[0].start
         ind = indent(text, at)
         lines = [f"{MARKER}: the switch is the project's <PROJECT>_USE_HIP option",
-                 f'string(MAKE_C_IDENTIFIER "${{PROJECT_NAME}}_USE_HIP" '
-                 f"{CMAKE_SUBDIR_VARIABLE})",
-                 f'string(TOUPPER "${{{CMAKE_SUBDIR_VARIABLE}}}" {CMAKE_SUBDIR_VARIABLE})']
+                 *_computed_name("${PROJECT_NAME}")]
         message = "single-source build: switched by the project's <PROJECT>_USE_HIP option"
     block = "".join(f"{line}\n{ind}" for line in lines)
     fix = Fix((Edit(at, at, block.encode("latin-1")),), title=message)

@@ -131,9 +131,8 @@ _LEFT_AS_THEY_WERE: tuple[Code, ...] = (
          "With `--strategy compat` each change is made on the HIP side of an `if`/`ifeq` "
          "block around the command or line it changes. Changes to a block's own structure "
          "(`foreach`, `function`, `endif`, Makefile conditionals), to "
-         "`cmake_minimum_required` (raising it would move the CUDA build's policies too), or "
-         "in a project whose name is computed have no such place: make them by hand, for the "
-         "HIP side only."),
+         "`cmake_minimum_required` (raising it would move the CUDA build's policies too) have "
+         "no such place: make them by hand, for the HIP side only."),
     Code("HP655", "build-file-syntax", "The build file could not be read; it was left "
          "unchanged.", _E,
          "hipport's CMake lexer found an unbalanced parenthesis, an unterminated quoted or "

@@ -118,11 +118,17 @@ def test_cmake_unswitchable_changes_are_reported():
     assert [f.code for f in result.findings if f.code == "HP656"] == ["HP656"]
 
 
-def test_cmake_computed_project_name_is_left_alone():
-    before = "project(${NAME} CUDA)\nadd_executable(a a.cu)\n"
-    result = convert(before, "cmake")
-    assert result.output == result.original
-    assert {f.code for f in result.findings} == {"HP656"}
+def test_cmake_computed_project_name_is_spelled_by_cmake():
+    before = 'project("${NAME}_example" CUDA)\n'
+    after = (f"{MARK}: the option is <PROJECT>_USE_HIP, <PROJECT> the project's name\n"
+             'string(MAKE_C_IDENTIFIER "${NAME}_example_USE_HIP" HIPPORT_USE_HIP)\n'
+             'string(TOUPPER "${HIPPORT_USE_HIP}" HIPPORT_USE_HIP)\n'
+             'option(${HIPPORT_USE_HIP} "Build for AMD GPUs with HIP" OFF)\n'
+             "if(${HIPPORT_USE_HIP})\n  add_compile_definitions(__HIP_PLATFORM_AMD__=1)\n"
+             f"endif()\nif(${{HIPPORT_USE_HIP}})  {MARK}\n"
+             '  project("${NAME}_example" HIP)\n'
+             'else()\n  project("${NAME}_example" CUDA)\nendif()\n')
+    assert output(before, "cmake") == after
 
 
 @pytest.mark.parametrize("text", [
