@@ -143,8 +143,9 @@ def _runs(text: str, units: Sequence[_Unit], indices: Sequence[int],
     return runs
 
 
-def _emit(units: Sequence[_Unit], groups: dict[int, list[tuple[Finding, list[Edit]]]],
-          run: list[int], replacement: str, start: int, end: int) -> list[Finding]:
+def _emit(groups: dict[int, list[tuple[Finding, list[Edit]]]], run: list[int],
+          replacement: str, start: int, end: int) -> list[Finding]:
+    """Every finding of the run shares the one fix (applied once, each counted)."""
     members = [f for i in run for f, _ in groups[i]]
     codes = sorted({f.code for f in members})
     fix = Fix((Edit(start, end, replacement.encode("latin-1")),),
@@ -172,10 +173,10 @@ def cmake_compat(text: str, commands: list[Command], findings: list[Finding]) ->
                          [e for _, es in groups[run[0]] for e in es], lambda s: s)
             old = text[first.args[0]:first.args[1]]
             replacement = f"({switch} AND ({new})) OR (NOT {switch} AND ({old}))"
-            out += _emit(units, groups, run, replacement, *first.args)
+            out += _emit(groups, run, replacement, *first.args)
             continue
-        out += _emit(units, groups, run, _cmake_block(text, units, groups, run, switch),
-                     first.start, last.end)
+        out += _emit(groups, run, _cmake_block(text, units, groups, run, switch), first.start,
+                     last.end)
     if not has_switch:
         out.append(_cmake_header(text, commands, project, switch))
     return out
@@ -291,7 +292,7 @@ def make_compat(text: str, lines: list[MakeLine], findings: list[Finding]) -> li
             block = f"{MAKE_SWITCH}  {MARKER}\n" + "\n".join(hip) + f"\nelse\n{original}\nendif"
         else:
             block = f"{MAKE_SWITCH_OFF}  {MARKER}\n{original}\nendif"
-        out += _emit(units, groups, run, block, first.start, last.end)
+        out += _emit(groups, run, block, first.start, last.end)
     if MAKE_HEADER.splitlines()[2] not in text:
         out.append(_make_header(text, lines))
     return out
