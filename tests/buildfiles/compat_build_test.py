@@ -106,7 +106,10 @@ def _generated(build: Path, source: Path) -> dict[str, str]:
     for f in files:
         text = f.read_text().replace(str(build), "<build>").replace(str(source), "<src>")
         out[str(f.relative_to(build))] = text
-    assert json.loads(out["compile_commands.json"]), "no compile commands"
+    # CMake orders the entries differently from one build directory to another.
+    entries = sorted(json.dumps(e, sort_keys=True) for e in json.loads(out.pop(files[0].name)))
+    assert entries, "no compile commands"
+    out[files[0].name] = "\n".join(entries)
     return out
 
 
