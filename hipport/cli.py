@@ -18,7 +18,7 @@ from hipport.commands.help import HelpfulGroup, SectionedCommand
 from hipport.errors import HipportError
 from hipport.output import FORMATS as OUTPUT_FORMATS
 from hipport.output.style import COLOR_CHOICES
-from hipport.settings import LAUNCH_SYNTAXES
+from hipport.settings import LAUNCH_SYNTAXES, STRATEGIES
 from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
 
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -182,6 +182,9 @@ def cli(ctx: click.Context) -> None:
               help="Only convert files matching GLOB (repeatable).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Skip files matching GLOB (repeatable).")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="rewrite", show_default=True,
+              help="rewrite: CUDA becomes HIP; compat: one CUDA code base that also builds "
+              "for AMD (build files get a HIP switch: docs/build-files.md).")
 @click.option("--launch-syntax", type=click.Choice(LAUNCH_SYNTAXES), default="keep",
               show_default=True, help="Keep <<<...>>> launches or emit hipLaunchKernelGGL.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
@@ -214,7 +217,7 @@ def cli(ctx: click.Context) -> None:
 @_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
-            launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
+            strategy: str, launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
             rules: Sequence[Path], strict: bool, jobs: int, quiet: bool, verbose: bool,
             show_fixes: bool, output_format: str, statistics: bool, color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
@@ -227,6 +230,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
     request = ConvertRequest(
         paths=tuple(paths), output=output, in_place=in_place, diff=diff, force=force,
         include=tuple(include), exclude=tuple(exclude), launch_syntax=launch_syntax,
+        strategy=strategy,
         unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
         rules=tuple(str(r) for r in rules), strict=strict, jobs=jobs, quiet=quiet,
         verbose=verbose, fast=fast, debug=debug, build_files=not no_build_files,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from hipport.table.versions import DEFAULT_TARGET
 
 LAUNCH_SYNTAXES = ("keep", "hip")
+STRATEGIES = ("rewrite", "compat")
 
 
 @dataclass(frozen=True)
@@ -15,3 +16,5 @@ class Settings:
     # Target ROCm (docs/rocm-versions.md); None: no version checks at all.
     rocm_version: tuple[int, ...] | None = DEFAULT_TARGET
     stability_check: bool = True  # convert the output again; a change is an internal error
+    # "rewrite": CUDA -> HIP; "compat": one CUDA code base that also builds for AMD
+    strategy: str = "rewrite"

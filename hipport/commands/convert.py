@@ -32,6 +32,7 @@ class ConvertRequest:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     launch_syntax: str = "keep"
+    strategy: str = "rewrite"
     unsafe_fixes: bool = False
     rocm_version: str | None = None
     rules: tuple[str, ...] = ()
@@ -90,7 +91,8 @@ def run_convert(req: ConvertRequest) -> int:
     _validate(req, mode)
     request = Request(
         tuple(req.paths), mode,
-        build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast),
+        build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast,
+                       req.strategy),
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
         req.rules, req.jobs, cache=req.cache, debug=req.debug, output=req.output,
         force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch))

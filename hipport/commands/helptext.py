@@ -16,7 +16,8 @@ CONVERT_SECTIONS = {
     "Output (default: a dry run that lists findings and writes nothing)": (
         "output", "in_place", "backup", "diff", "force", "prune"),
     "Selection": ("include", "exclude"),
-    "Conversion": ("launch_syntax", "unsafe_fixes", "rocm_version", "rules", "strict", "fast"),
+    "Conversion": ("strategy", "launch_syntax", "unsafe_fixes", "rocm_version", "rules", "strict",
+                   "fast"),
     "Build files": ("no_build_files", "offload_arch"),
     "Verify (compile the result)": ("verify", "hipcc", "hipcc_arg"),
     "Semantic mode": SEMANTIC,
