@@ -18,7 +18,7 @@ from hipport.commands.help import HelpfulGroup, SectionedCommand
 from hipport.errors import HipportError
 from hipport.output import FORMATS as OUTPUT_FORMATS
 from hipport.output.style import COLOR_CHOICES
-from hipport.settings import LAUNCH_SYNTAXES
+from hipport.settings import LAUNCH_SYNTAXES, STRATEGIES
 from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
 
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -184,6 +184,9 @@ def cli(ctx: click.Context) -> None:
               help="Only convert files matching GLOB (repeatable).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Skip files matching GLOB (repeatable).")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="rewrite", show_default=True,
+              help="rewrite: CUDA becomes HIP; compat: one CUDA code base that also builds "
+              "for AMD (build files get a HIP switch: docs/build-files.md).")
 @click.option("--launch-syntax", type=click.Choice(LAUNCH_SYNTAXES), default="keep",
               show_default=True, help="Keep <<<...>>> launches or emit hipLaunchKernelGGL.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
@@ -207,16 +210,23 @@ def cli(ctx: click.Context) -> None:
 @click.option("--offload-arch", metavar="gfx90a;gfx942",
               help="AMD GPU targets written into converted build files "
               "(default: gfx90a;gfx942).")
+@click.option("--verify", is_flag=True, help="Then compile every converted translation unit "
+              "with hipcc and report the ones that fail (docs/verify.md).")
+@click.option("--hipcc", metavar="PATH", help="The hipcc for --verify (default: $HIPCC, "
+              "$ROCM_PATH/bin/hipcc, hipcc on PATH).")
+@click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
+              help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
-            launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
+            strategy: str, launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
             assume_cuda_version: str | None, rules: Sequence[Path], strict: bool, jobs: int,
             quiet: bool, verbose: bool, show_fixes: bool, output_format: str, statistics: bool,
             color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
-            debug: bool, front_end: Any) -> None:
+            verify: bool, hipcc: str | None, hipcc_arg: Sequence[str], debug: bool,
+            front_end: Any) -> None:
     """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
     Makefiles) to HIP: into a mirror (-o DIR), in place, or as a diff."""
     from hipport.commands.convert import ConvertRequest, run_convert
@@ -224,13 +234,14 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
     request = ConvertRequest(
         paths=tuple(paths), output=output, in_place=in_place, diff=diff, force=force,
         include=tuple(include), exclude=tuple(exclude), launch_syntax=launch_syntax,
+        strategy=strategy,
         unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
         assume_cuda_version=assume_cuda_version, rules=tuple(str(r) for r in rules),
         strict=strict, jobs=jobs, quiet=quiet, verbose=verbose, fast=fast, debug=debug,
         build_files=not no_build_files,
         offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
         output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
-        prune=prune,
+        prune=prune, verify=verify, hipcc=hipcc, hipcc_args=tuple(hipcc_arg),
     )
     raise SystemExit(run_convert(request))
 
@@ -392,6 +403,56 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
         build_settings(rocm_version=rocm_version, fast=True,
                        assume_cuda_version=assume_cuda_version), jobs, debug, front_end),
         output_format, quiet, statistics, color))
+
+
+@cli.command(cls=SectionedCommand, sections=helptext.VERIFY_SECTIONS,
+             epilog=helptext.VERIFY_EPILOG,
+             short_help="Compile a converted tree with hipcc; report what fails.")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--hipcc", metavar="PATH", help="The HIP compiler (default: $HIPCC, "
+              "$ROCM_PATH/bin/hipcc, hipcc on PATH).")
+@click.option("--offload-arch", metavar="gfx90a",
+              help="AMD GPU target(s), ';'-separated (default: the first the build files "
+              "name, else gfx90a).")
+@click.option("-p", "--compile-commands", type=click.Path(path_type=Path),
+              help="compile_commands.json (or its folder): its entries are the units to "
+              "compile, with their flags (default: one at the top of PATH or in build/).")
+@click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
+              help="Extra hipcc argument (repeatable), e.g. -I/opt/extra/include.")
+@click.option("--syntax-only", is_flag=True, help="Check syntax and types only "
+              "(-fsyntax-only): faster, but misses errors of device code generation.")
+@click.option("--timeout", type=float, default=300.0, show_default=True, metavar="SECONDS",
+              help="Stop a translation unit's compiler after this long (HP021).")
+@click.option("-j", "--jobs", type=int, default=0, help="Compilers at once (0: all cores).")
+@click.option("-f", "--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "json"]),
+              help="text (findings and the summary on stderr) or json (stdout).")
+@click.option("--strict", is_flag=True, help="Exit 1 when a translation unit does not compile.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
+@click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto",
+              help="Colour the progress bar: auto, always, never.")
+@click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+def verify(paths: Sequence[Path], hipcc: str | None, offload_arch: str | None,
+           compile_commands: Path | None, hipcc_arg: Sequence[str], syntax_only: bool,
+           timeout: float, jobs: int, fmt: str, strict: bool, quiet: bool, color: str,
+           debug: bool) -> None:
+    """Compile every translation unit of a converted tree with hipcc for an
+    AMD GPU, with the include paths and macros of its build files or
+    compile_commands.json, and report each one that fails at its first error."""
+    from hipport.commands.verify import run_verify
+    from hipport.verify import Request
+
+    raise SystemExit(run_verify(Request(
+        tuple(paths), hipcc, _arch_list(offload_arch), compile_commands, tuple(hipcc_arg),
+        syntax_only, timeout, jobs), fmt, strict, quiet, color))
+
+
+def _arch_list(value: str | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    from hipport.commands.common import offload_targets
+
+    return offload_targets(value)
 
 
 @cli.command(cls=SectionedCommand, epilog=helptext.DOCTOR_EPILOG,

@@ -179,7 +179,9 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
     case the original bytes are kept.  Any front end (sources, build files)
     ends here, so every file kind is applied, counted and located the same way.
     """
-    fixes = [f.fix for f in findings if f.fix is not None and allowed(f.fix, settings)]
+    # Several findings may share one fix (a single-source build block): apply it once.
+    fixes = list({id(f.fix): f.fix for f in findings
+                  if f.fix is not None and allowed(f.fix, settings)}.values())
     applied = apply_fixes(data, fixes)
     applied_ids = {id(f) for f in applied.applied}
     findings = list(findings)

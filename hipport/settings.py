@@ -8,6 +8,7 @@ from hipport.table.versions import DEFAULT_TARGET
 
 LAUNCH_SYNTAXES = ("keep", "hip")
 DEFAULT_CUDA_VERSION = (12, 0)
+STRATEGIES = ("rewrite", "compat")
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,8 @@ class Settings:
     # Target ROCm (docs/rocm-versions.md); None: no version checks at all.
     rocm_version: tuple[int, ...] | None = DEFAULT_TARGET
     stability_check: bool = True  # convert the output again; a change is an internal error
+    # "rewrite": CUDA -> HIP; "compat": one CUDA code base that also builds for AMD
+    strategy: str = "rewrite"
     # The CUDA release the code is taken to be written for: CUDA version tests
     # in #if conditions are resolved for it (docs/preprocessor.md).
     assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION

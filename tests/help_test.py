@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from hipport.cli import cli
 from tests.conftest import REPO
 
-COMMANDS = ("check", "convert", "doctor", "explain", "mappings", "report")
+COMMANDS = ("check", "convert", "doctor", "explain", "mappings", "report", "verify")
 
 
 def run(*args: str):

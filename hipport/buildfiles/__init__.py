@@ -11,7 +11,9 @@ from typing import Literal
 
 from hipport.buildfiles.cmake import cmake_findings
 from hipport.buildfiles.cmake_tokens import CMakeSyntaxError, lex_cmake
+from hipport.buildfiles.compat import cmake_compat, make_compat
 from hipport.buildfiles.make import make_findings
+from hipport.buildfiles.make_tokens import lex_make
 from hipport.buildfiles.options import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse_offload_arch
 from hipport.convert import Check, ConversionResult, allowed, apply_findings, choose_check, unstable
 from hipport.edits import Edit
@@ -48,9 +50,15 @@ def find_build_findings(data: bytes, kind: str, options: BuildOptions) -> list[F
             commands = lex_cmake(text)
         except CMakeSyntaxError as exc:
             return [Finding("HP655", f"not converted: {exc}", exc.offset, exc.offset)]
-        return cmake_findings(text, commands, options)
+        findings = cmake_findings(text, commands, options)
+        if options.settings.strategy == "compat" and commands:
+            return cmake_compat(text, commands, findings)
+        return findings
     if kind == "make":
-        return make_findings(text, options)
+        findings = make_findings(text, options)
+        if options.settings.strategy == "compat":
+            return make_compat(text, lex_make(text), findings)
+        return findings
     raise ValueError(f"unknown build file kind {kind!r}; expected 'cmake' or 'make'")
 
 

@@ -26,6 +26,10 @@ _NAME_DIRECTIVES = frozenset({"ifdef", "ifndef", "export", "unexport", "undefine
 
 
 def make_findings(text: str, options: BuildOptions) -> list[Finding]:
+    # A single-source Makefile keeps its variable names: the HIP side only
+    # gives them other values (CUDA_PATH holds the ROCm root).
+    compat = options.settings.strategy == "compat"
+    renames = {} if compat else VARIABLE_RENAMES
     findings: list[Finding] = []
     values: dict[str, list[str]] = {}  # every value given to each variable
     nvcc_recipes: list[tuple[Word, list[Word]]] = []
@@ -33,12 +37,12 @@ def make_findings(text: str, options: BuildOptions) -> list[Finding]:
         if line.kind in (LineKind.BLANK, LineKind.COMMENT, LineKind.DEFINE_BODY):
             continue
         claimed: list[tuple[int, int]] = []
-        root = rocm_root(text, line) if line.kind is LineKind.ASSIGNMENT else None
+        root = rocm_root(text, line, compat) if line.kind is LineKind.ASSIGNMENT else None
         if root is not None:
             findings.append(root)
             continue
         if line.kind is LineKind.ASSIGNMENT and line.name is not None:
-            _rename(findings, line.name, "assignment", text)
+            _rename(findings, renames, line.name, "assignment", text)
             values.setdefault(line.name.text, []).append(text[line.value_start:line.content_end])
             nvcc = any(h in line.name.text.upper() for h in _NVCC_HINTS)
             words = list(split_words(text, line.value_start, line.content_end))
@@ -53,11 +57,11 @@ def make_findings(text: str, options: BuildOptions) -> list[Finding]:
         elif line.kind is LineKind.DIRECTIVE:
             words = list(split_words(text, line.start, line.content_end))
             if len(words) > 1 and words[0].text in _NAME_DIRECTIVES:
-                _rename(findings, words[1], "directive")
+                _rename(findings, renames, words[1], "directive")
         end = _recipe_end(text, line) if line.kind is LineKind.RECIPE else line.content_end
         for word in split_words(text, line.body_start, end):
             if not any(s <= word.start and word.end <= e for s, e in claimed):
-                findings += _inside_word(text, word)
+                findings += _inside_word(text, word, renames)
     return findings + rdc_links(nvcc_recipes, values)
 
 
@@ -76,8 +80,9 @@ def _flags(text: str, words: list[Word], options: BuildOptions, nvcc: bool,
     return result.claimed
 
 
-def _rename(findings: list[Finding], name: Word, where: str, text: str = "") -> None:
-    new = VARIABLE_RENAMES.get(name.text)
+def _rename(findings: list[Finding], renames: dict[str, str], name: Word, where: str,
+            text: str = "") -> None:
+    new = renames.get(name.text)
     if new is None:
         return
     end, replacement = name.end, new
@@ -103,7 +108,7 @@ def _is_nvcc_word(word: str) -> bool:
     return (word == "nvcc" or word.endswith("/nvcc") or word in ("$(NVCC)", "${NVCC}"))
 
 
-def _inside_word(text: str, word: Word) -> list[Finding]:
+def _inside_word(text: str, word: Word, renames: dict[str, str]) -> list[Finding]:
     """Renamed variable references, CUDA paths and the nvcc program inside a word."""
     out: list[Finding] = []
     roots: list[int] = []  # offsets just after a toolkit root ($(CUDA_PATH), /usr/local/cuda)
@@ -115,9 +120,10 @@ def _inside_word(text: str, word: Word) -> list[Finding]:
                 j += 1
             name = text[i + 2:j]
             if j < word.end and text[j] in "):}" and name in VARIABLE_RENAMES:
-                new = VARIABLE_RENAMES[name]
-                out.append(_edit("HP612" if new == "ROCM_PATH" else "HP602",
-                                 f"$({name}) -> $({new})", i + 2, j, new))
+                new = renames.get(name)
+                if new is not None:
+                    out.append(_edit("HP612" if new == "ROCM_PATH" else "HP602",
+                                     f"$({name}) -> $({new})", i + 2, j, new))
                 if name in _TOOLKIT_VARIABLES and text[j] in ")}":
                     roots.append(j + 1)
             i = j

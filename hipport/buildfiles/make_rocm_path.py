@@ -23,9 +23,11 @@ _CUDA_PREFIX = re.compile(r"/usr/local/cuda(-[0-9][0-9.]*)?/?")
 _PLAIN_OPERATORS = frozenset({"=", ":=", "::="})
 
 
-def rocm_root(text: str, line: MakeLine) -> Finding | None:
+def rocm_root(text: str, line: MakeLine, keep_name: bool = False) -> Finding | None:
     """`<toolkit root> ?= /usr/local/cuda[-X.Y]` (also `=`, `:=`) -> the ROCm
-    root hipconfig reports; None for any other line."""
+    root hipconfig reports; None for any other line.  ``keep_name`` (a
+    single-source Makefile): the variable keeps its name and takes ROCM_PATH
+    when the environment has it."""
     name = line.name
     if (name is None or name.text not in TOOLKIT_ROOTS or text[line.start:name.start].strip()
             or line.operator not in _PLAIN_OPERATORS | {"?="}):
@@ -33,6 +35,12 @@ def rocm_root(text: str, line: MakeLine) -> Finding | None:
     words = list(split_words(text, line.value_start, line.content_end))
     if len(words) != 1 or not _CUDA_PREFIX.fullmatch(words[0].text):
         return None
+    if keep_name:
+        assignment = f"{name.text} := $(or $(ROCM_PATH),{ROCM_ROOT})"
+        message = (f"{name.text} {line.operator} {words[0].text} -> the ROCm root: ROCM_PATH "
+                   "from the environment, else hipconfig --rocmpath (/opt/rocm without it)")
+        fix = Fix((Edit(name.start, words[0].end, assignment.encode("latin-1")),), title=message)
+        return Finding("HP612", message, line.start, line.end, fix)
     assignment = f"ROCM_PATH := {ROCM_ROOT}"
     message = (f"{name.text} {line.operator} {words[0].text} -> ROCM_PATH from hipconfig "
                "--rocmpath (/opt/rocm without hipconfig), computed once and not exported")

@@ -11,13 +11,15 @@ __all__ = ["FrontEnd", "build_settings", "display_path", "offload_targets"]
 
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
                    rocm_version: str | None = None, fast: bool = False,
-                   assume_cuda_version: str | None = None) -> Settings:
+                   assume_cuda_version: str | None = None,
+                   strategy: str = "rewrite") -> Settings:
     return Settings(
         launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes,
         rocm_version=target_release(rocm_version),
         stability_check=not fast,
         assume_cuda_version=assumed_cuda(assume_cuda_version),
+        strategy=strategy,
     )
 
 

@@ -32,6 +32,7 @@ class ConvertRequest:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     launch_syntax: str = "keep"
+    strategy: str = "rewrite"
     unsafe_fixes: bool = False
     rocm_version: str | None = None
     assume_cuda_version: str | None = None
@@ -52,6 +53,9 @@ class ConvertRequest:
     show_fixes: bool = False
     color: str = "auto"
     prune: bool = False  # -o DIR: remove outputs whose source is gone
+    verify: bool = False  # then compile the converted translation units with hipcc
+    hipcc: str | None = None
+    hipcc_args: tuple[str, ...] = ()
 
 
 def _mode(req: ConvertRequest) -> Mode:
@@ -75,6 +79,12 @@ def _validate(req: ConvertRequest, mode: Mode) -> None:
                          f"json; not {req.output_format}")
     if req.prune and mode is not Mode.MIRROR:
         raise UsageError("--prune only applies to -o/--output DIR")
+    if (req.hipcc or req.hipcc_args) and not req.verify:
+        raise UsageError("--hipcc and --hipcc-arg only apply to --verify")
+    if req.verify and mode not in (Mode.MIRROR, Mode.IN_PLACE):
+        why = "--diff writes nothing" if mode is Mode.DIFF else "a dry run writes nothing"
+        raise UsageError(f"--verify compiles the converted files, but {why}: use -o DIR or "
+                         "--in-place (or `hipport verify PATH` on a tree converted earlier)")
 
 
 def run_convert(req: ConvertRequest) -> int:
@@ -83,7 +93,7 @@ def run_convert(req: ConvertRequest) -> int:
     request = Request(
         tuple(req.paths), mode,
         build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast,
-                       req.assume_cuda_version),
+                       req.assume_cuda_version, req.strategy),
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
         req.rules, req.jobs, cache=req.cache, debug=req.debug, output=req.output,
         force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch))
@@ -106,7 +116,26 @@ def run_convert(req: ConvertRequest) -> int:
     click.echo(summary_line(stats, listing.palette), err=True)
     if mode is Mode.DRY_RUN and not req.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
-    return _exit_code(run, req)
+    code = _exit_code(run, req)
+    if req.verify:
+        code = max(code, _verify(planned, req))
+    return code
+
+
+def _verify(planned: Plan, req: ConvertRequest) -> int:
+    """`--verify`: compile what was written (the output tree, or the files
+    converted in place), findings placed in the CUDA originals too."""
+    from hipport.commands.verify import verify_converted
+    from hipport.verify import Request as VerifyRequest
+
+    out = planned.options.output
+    paths = (out,) if out is not None else tuple(req.paths)
+    targets = [(job.target, job.source) for job in planned.jobs
+               if job.target is not None and job.convert]
+    arch = offload_targets(req.offload_arch) if req.offload_arch else ()
+    request = VerifyRequest(paths, req.hipcc, arch, req.front_end.compile_commands,
+                            req.hipcc_args, jobs=req.jobs)
+    return verify_converted(request, targets, req.quiet, req.color, req.strict)
 
 
 def _print_diffs(run: Run, color: str) -> None:

@@ -16,9 +16,10 @@ CONVERT_SECTIONS = {
     "Output (default: a dry run that lists findings and writes nothing)": (
         "output", "in_place", "backup", "diff", "force", "prune"),
     "Selection": ("include", "exclude"),
-    "Conversion": ("launch_syntax", "unsafe_fixes", "rocm_version", "assume_cuda_version",
-                   "rules", "strict", "fast"),
+    "Conversion": ("strategy", "launch_syntax", "unsafe_fixes", "rocm_version",
+                   "assume_cuda_version", "rules", "strict", "fast"),
     "Build files": ("no_build_files", "offload_arch"),
+    "Verify (compile the result)": ("verify", "hipcc", "hipcc_arg"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "show_fixes", "quiet", "verbose", "color"),
 }
@@ -31,6 +32,7 @@ Examples:
   hipport convert src --statistics           count the findings per code
   hipport convert src --unsafe-fixes --show-fixes -o out
   hipport convert src -o out --force --prune re-run; remove outputs of deleted sources
+  hipport convert src -o out --verify        then compile every converted unit with hipcc
 
 Findings go to stderr (a diff to stdout); json, sarif and github go to stdout.
 [*] marks a finding hipport can fix with --unsafe-fixes.
@@ -38,7 +40,8 @@ Findings go to stderr (a diff to stdout); json, sarif and github go to stdout.
 Exit codes:
   0  done (findings may remain: they are listed)
   1  a file failed and was left unchanged, or --strict and CUDA references remain
-  2  usage or configuration error; nothing was written"""
+     (or, with --verify, a translation unit does not compile)
+  2  usage or configuration error; nothing was written (or no hipcc for --verify)"""
 
 CHECK_SECTIONS = {
     "What fails": ("policy", "fail_on", "ignore", "report_unused_suppressions"),
@@ -109,6 +112,29 @@ Exit codes:
   1  a name is not in the catalogue (show), a file is invalid (validate),
      pages are stale (docs --check)
   2  usage error (an unknown library, say)"""
+
+VERIFY_SECTIONS = {
+    "Compiler": ("hipcc", "offload_arch", "hipcc_arg", "syntax_only", "timeout", "jobs"),
+    "Translation units": ("compile_commands",),
+    "Output": ("fmt", "strict", "quiet", "color"),
+}
+
+VERIFY_EPILOG = """\
+Examples:
+  hipport verify hip-repo/                      compile every unit; findings and a summary
+  hipport verify hip-repo/ --strict             exit 1 if a unit does not compile (CI)
+  hipport verify hip-repo/ -p build/            the units and flags of compile_commands.json
+  hipport verify hip-repo/ --hipcc /opt/rocm/bin/hipcc --offload-arch gfx942
+  hipport verify hip-repo/ -f json > verify.json
+
+Units: .hip and .cu files, and C++ sources that include a HIP header (or the
+entries of compile_commands.json). Each failing unit is one finding (HP020,
+HP021 for a timeout) at the compiler's first error.
+
+Exit codes:
+  0  done (units that do not compile are listed)
+  1  --strict and a translation unit does not compile
+  2  usage error, or no HIP compiler found (the places tried are named)"""
 
 DOCTOR_EPILOG = """\
 Examples:

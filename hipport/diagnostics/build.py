@@ -85,6 +85,15 @@ _CONVERSIONS: tuple[Code, ...] = (
          "CMake's first-class HIP language appeared in CMake 3.21; projects that enable it "
          "should require that version. Raising the minimum also moves policy defaults "
          "forward to 3.21."),
+    Code("HP614", "single-source-build", "Build file made single-source: the CUDA build as it "
+         "was, the HIP build behind a switch.", _I,
+         "With `--strategy compat` a CMake file gets `option(<PROJECT>_USE_HIP \"Build for AMD "
+         "GPUs with HIP\" OFF)` and a Makefile a `HIP=1` switch; every command or line the "
+         "rewrite would change sits in `if(<PROJECT>_USE_HIP) <HIP> else() <as it was> "
+         "endif()` (`ifeq ($(HIP),1) ... else ... endif`), so with the switch off the build "
+         "is the original one. The HIP side also defines `__HIP_PLATFORM_AMD__=1`, which the "
+         "compat header selects its AMD side on. See docs/build-files.md, \"Single-source "
+         "builds\"."),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (
@@ -117,6 +126,13 @@ _LEFT_AS_THEY_WERE: tuple[Code, ...] = (
          "`find_package(hipblas)` could not be placed because the toolkit was found in another "
          "file (usually the top-level CMakeLists.txt). Add `find_package(<lib> REQUIRED)` "
          "there."),
+    Code("HP656", "not-switchable", "A change the HIP build needs could not be placed behind "
+         "the single-source switch; left as it was.", _W,
+         "With `--strategy compat` each change is made on the HIP side of an `if`/`ifeq` "
+         "block around the command or line it changes. Changes to a block's own structure "
+         "(`foreach`, `function`, `endif`, Makefile conditionals), to "
+         "`cmake_minimum_required` (raising it would move the CUDA build's policies too) have "
+         "no such place: make them by hand, for the HIP side only."),
     Code("HP655", "build-file-syntax", "The build file could not be read; it was left "
          "unchanged.", _E,
          "hipport's CMake lexer found an unbalanced parenthesis, an unterminated quoted or "

@@ -93,6 +93,8 @@ _CODE_RULES = (
              "file or header that uses the runtime API, but has no runtime include (nvcc "
              "includes cuda_runtime.h implicitly; hipcc does not): #include "
              "<hip/hip_runtime.h> added.", reference=False),
+    _rewrite("HP307", "half2-brace-assignment", "Braced list assigned to a `__half2` (ambiguous "
+             "in HIP): the type was named, `h2 = __half2{a, b}`.", reference=False),
     _rewrite("HP308", "cuda-header-guard-test", "A test of a CUDA header's include guard "
              "(`#ifdef CUBLAS_API_H_`) rewritten to test a macro its HIP header defines (its "
              "include guard, or for a `#pragma once` header another macro it defines)."),

@@ -254,11 +254,25 @@ _HAZARDS: tuple[Code, ...] = (
              "HIP build when the CUDA build used per-thread default streams.",
              "kernel<<<g, b, 0, cudaStreamPerThread>>>(p);",
              "hipStream_t s; hipStreamCreate(&s);\nkernel<<<g, b, 0, s>>>(p);")),
+    Code("HP510", "mixed-type-min-max",
+         "`min`/`max` in device code with integer arguments of different types: HIP "
+         "compares them as `double`.", Severity.WARNING, _explain(
+             "CUDA declares `min`/`max` for every mix of `int`, `unsigned`, `long`, "
+             "`unsigned long`, `long long` and `unsigned long long`, comparing as C++ "
+             "would (`min(unsigned, int)` is an unsigned comparison). HIP declares only "
+             "`T min(T, T)`, `int min(int, int)` and the `float`/`double` ones, so a mix "
+             "compiles (HIP 5.2 and ROCm 6.4) to `double min(double, double)`: a signed, "
+             "floating-point comparison, inexact above 2^53 and slow.",
+             "Cast one argument so both have the type CUDA compares in (the unsafe fix "
+             "does it where both declarations are in the function), or call "
+             "`umin`/`llmin`/... explicitly.",
+             "unsigned i = threadIdx.x; int n = count;\nunsigned last = min(i, n);",
+             "unsigned i = threadIdx.x; int n = count;\nunsigned last = min(i, (unsigned int)n);")),
 )
 
 # The hazards whose findings can carry a fix (all others only report).
 _FIXABLE = {"HP401": Fixable.UNSAFE, "HP402": Fixable.UNSAFE, "HP404": Fixable.UNSAFE,
             "HP405": Fixable.UNSAFE,
-            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE}
+            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE}
 HAZARDS_CODES = tuple(replace(c, category=Category.HAZARD,
                               fixable=_FIXABLE.get(c.code, Fixable.NEVER)) for c in _HAZARDS)

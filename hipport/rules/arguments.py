@@ -6,6 +6,7 @@ import re
 from hipport.edits import Edit
 from hipport.parse.model import Reference
 from hipport.rules import ArgumentRewrite, argument_rule
+from hipport.table.versions import Release
 
 # Masks meaning "every lane of the warp" (or "the lanes active here"): HIP's
 # mask-less warp functions act on the active lanes of the wavefront, so
@@ -32,7 +33,8 @@ def is_full_mask(data: bytes, mask: bytes) -> bool:
 
 
 @argument_rule("drop-first-argument")
-def drop_first_argument(data: bytes, ref: Reference) -> ArgumentRewrite | None:
+def drop_first_argument(data: bytes, ref: Reference,
+                        target: Release | None) -> ArgumentRewrite | None:
     """`__shfl_down_sync(mask, v, d)` -> `__shfl_down(v, d)`: HIP's mask-less
     warp functions act on the active lanes of the wavefront.
 
@@ -69,13 +71,15 @@ def _wrap_symbol(data: bytes, ref: Reference, index: int) -> ArgumentRewrite | N
 
 
 @argument_rule("wrap-symbol-argument")
-def wrap_symbol_argument(data: bytes, ref: Reference) -> ArgumentRewrite | None:
+def wrap_symbol_argument(data: bytes, ref: Reference,
+                         target: Release | None) -> ArgumentRewrite | None:
     """`cudaMemcpyToSymbol(sym, ...)` -> `hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)`."""
     return _wrap_symbol(data, ref, 0)
 
 
 @argument_rule("wrap-second-symbol-argument")
-def wrap_second_symbol_argument(data: bytes, ref: Reference) -> ArgumentRewrite | None:
+def wrap_second_symbol_argument(data: bytes, ref: Reference,
+                                target: Release | None) -> ArgumentRewrite | None:
     """`cudaMemcpyFromSymbol(dst, sym, ...)` -> `hipMemcpyFromSymbol(dst, HIP_SYMBOL(sym), ...)`;
     likewise cudaGetSymbolAddress/cudaGetSymbolSize, whose symbol comes second."""
     return _wrap_symbol(data, ref, 1)
@@ -85,7 +89,8 @@ _EMPTY_CALL = re.compile(rb"\s*\(\s*\)")
 
 
 @argument_rule("activemask-as-ballot")
-def activemask_as_ballot(data: bytes, ref: Reference) -> ArgumentRewrite | None:
+def activemask_as_ballot(data: bytes, ref: Reference,
+                         target: Release | None) -> ArgumentRewrite | None:
     """`__activemask()` -> `__ballot(1)`: the mask of the active lanes, which is
     what ROCm 6.2+'s own `__activemask` (behind a macro) returns."""
     if ref.args != ():
@@ -95,3 +100,156 @@ def activemask_as_ballot(data: bytes, ref: Reference) -> ArgumentRewrite | None:
         return None
     close = call.end() - 1
     return ArgumentRewrite((Edit(close, close, b"1"),), "the call became __ballot(1)")
+
+
+# CUDA's C++ overloads that HIP lacks (docs/cxx-overloads.md): cuda_runtime.h
+# declares `template <class T> cudaX(T** p, ...)` and `cudaFuncX(T* kernel,
+# ...)` beside the C functions taking `void**` and `const void*`; HIP declares
+# only some.  Where the target has no such overload the argument is cast to
+# what the C function takes, which is harmless when it already has that type
+# (tree-sitter cannot tell: `&p` is `T**` for any `T* p`).
+_VOID_CAST = rb"(?:const\s+)?void\s*(?:const\s*)?\*\s*(?:const\s*)?"
+_CAST_TO = {
+    b"void**": re.compile(rb"\s*(?:\(\s*" + _VOID_CAST + rb"\*\s*\)|(?:reinterpret|static)_cast"
+                          rb"\s*<\s*" + _VOID_CAST + rb"\*\s*>)"),
+    b"const void*": re.compile(rb"\s*(?:\(\s*" + _VOID_CAST + rb"\)|(?:reinterpret|static)_cast"
+                               rb"\s*<\s*" + _VOID_CAST + rb">)"),
+}
+# An operand a C cast binds to as it stands: `&p`, `ptrs[i]`, `s.p`, `k<T, 4>`.
+_SIMPLE_OPERAND = re.compile(rb"\s*&?\s*[A-Za-z_][\w:]*(?:\s*(?:<[^<>;()]*>|\[[^][]*\]|\.|->)"
+                             rb"\s*[A-Za-z_]?\w*)*\s*")
+
+
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth")
+
+
+def _already(to: bytes) -> re.Pattern[bytes]:
+    """An argument that already starts with a cast to ``to``'s base type."""
+    base = re.escape(to.split(b"*")[0].replace(b"const ", b"").strip())
+    return re.compile(rb"\s*(?:\(\s*(?:const\s+)?" + base + rb"\b|(?:reinterpret|static)_cast"
+                      rb"\s*<\s*(?:const\s+)?" + base + rb"\b)")
+
+
+def _cast_arguments(data: bytes, ref: Reference, casts: dict[int, bytes],
+                    why: str) -> ArgumentRewrite:
+    edits: list[Edit] = []
+    cast: list[str] = []
+    for index, to in casts.items():
+        if not ref.args or len(ref.args) <= index:
+            continue
+        start, end = ref.args[index]
+        argument = data[start:end]
+        if (_CAST_TO[to] if to in _CAST_TO else _already(to)).match(argument):
+            continue
+        while start < end and data[start:start + 1].isspace():
+            start += 1
+        if _SIMPLE_OPERAND.fullmatch(argument):
+            edits.append(Edit(start, start, b"(" + to + b")"))
+        else:
+            edits += (Edit(start, start, b"(" + to + b")("), Edit(end, end, b")"))
+        cast.append(_ORDINAL[index])
+    if not edits:
+        return ArgumentRewrite((), "")
+    what = cast[0] if len(cast) == 1 else ", ".join(cast[:-1]) + " and " + cast[-1]
+    targets = sorted({f"`{to.decode()}`" for to in casts.values()})
+    were = " was" if len(cast) == 1 else "s were"
+    return ArgumentRewrite(tuple(edits), f"the {what} argument{were} cast to "
+                           f"{' / '.join(targets)}: {why}")
+
+
+def _cast_argument(data: bytes, ref: Reference, index: int, to: bytes,
+                   why: str) -> ArgumentRewrite:
+    return _cast_arguments(data, ref, {index: to}, why)
+
+
+# The first release whose hip_runtime_api.h declares `template <class T>
+# hipMallocPitch(T**, ...)` (and hipHostAlloc): not 5.2 or 5.7, 6.4 does.
+_TEMPLATE_PITCH = (6, 4)
+
+
+@argument_rule("void-pointer-out-argument")
+def void_pointer_out_argument(data: bytes, ref: Reference,
+                              target: Release | None) -> ArgumentRewrite | None:
+    """`cudaHostGetDevicePointer(&p, h, 0)` -> `hipHostGetDevicePointer((void**)&p, h, 0)`:
+    no ROCm release checked has the `T**` overload."""
+    return _cast_argument(data, ref, 0, b"void**", "HIP has no `T**` overload")
+
+
+@argument_rule("void-pointer-out-argument-before-6.4")
+def void_pointer_out_argument_before_64(data: bytes, ref: Reference,
+                                        target: Release | None) -> ArgumentRewrite | None:
+    """`cudaMallocPitch(&p, ...)`: ROCm 6.4 has the `T**` overload, 5.2 and 5.7 do not."""
+    if target is not None and target >= _TEMPLATE_PITCH:
+        return ArgumentRewrite((), "")
+    return _cast_argument(data, ref, 0, b"void**", "HIP before ROCm 6.4 has no `T**` overload")
+
+
+@argument_rule("kernel-as-void-pointer")
+def kernel_as_void_pointer(data: bytes, ref: Reference,
+                           target: Release | None) -> ArgumentRewrite | None:
+    """`cudaFuncSetAttribute(kernel, ...)` -> `hipFuncSetAttribute((const void*)kernel, ...)`:
+    HIP takes the kernel only as `const void*`."""
+    return _cast_argument(data, ref, 0, b"const void*", "HIP takes the kernel as `const void*`")
+
+
+@argument_rule("second-kernel-as-void-pointer")
+def second_kernel_as_void_pointer(data: bytes, ref: Reference,
+                                  target: Release | None) -> ArgumentRewrite | None:
+    """`cudaFuncGetAttributes(&a, kernel)` -> `hipFuncGetAttributes(&a, (const void*)kernel)`."""
+    return _cast_argument(data, ref, 1, b"const void*", "HIP takes the kernel as `const void*`")
+
+
+def _with_flags(ref: Reference, arity: int, hip: str) -> ArgumentRewrite:
+    if ref.args is not None and len(ref.args) == arity:
+        return ArgumentRewrite((), f"the {arity}-argument overload is `{hip}` in HIP", hip=hip)
+    return ArgumentRewrite((), "")
+
+
+@argument_rule("event-create-with-flags")
+def event_create_with_flags(data: bytes, ref: Reference,
+                            target: Release | None) -> ArgumentRewrite | None:
+    """`cudaEventCreate(&e, flags)`, CUDA's C++ overload -> `hipEventCreateWithFlags(&e, flags)`."""
+    return _with_flags(ref, 2, "hipEventCreateWithFlags")
+
+
+@argument_rule("graph-instantiate-with-flags")
+def graph_instantiate_with_flags(data: bytes, ref: Reference,
+                                 target: Release | None) -> ArgumentRewrite | None:
+    """`cudaGraphInstantiate(&exec, graph, flags)` (CUDA 12's C form; the 5-argument one is
+    the C++ overload) -> `hipGraphInstantiateWithFlags`: HIP has only the 5-argument form."""
+    return _with_flags(ref, 3, "hipGraphInstantiateWithFlags")
+
+
+# cuBLAS's half-precision calls take `__half*`; hipBLAS's take `hipblasHalf*`,
+# `uint16_t` unless HIPBLAS_USE_HIP_HALF is defined (hipBLAS 0.54 of ROCm 5.x
+# and 2.4 of ROCm 6.4 alike): the same 16 bits, so the pointer is cast.
+_HALF, _CONST_HALF = b"hipblasHalf*", b"const hipblasHalf*"
+_HALF_WHY = "hipBLAS takes `hipblasHalf` (`uint16_t`), the bits of a `__half`"
+
+
+@argument_rule("half-gemm-arguments")
+def half_gemm_arguments(data: bytes, ref: Reference,
+                        target: Release | None) -> ArgumentRewrite | None:
+    """`cublasHgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)`."""
+    return _cast_arguments(data, ref, {6: _CONST_HALF, 7: _CONST_HALF, 9: _CONST_HALF,
+                                       11: _CONST_HALF, 12: _HALF}, _HALF_WHY)
+
+
+@argument_rule("half-gemm-batched-arguments")
+def half_gemm_batched_arguments(data: bytes, ref: Reference,
+                                target: Release | None) -> ArgumentRewrite | None:
+    """`cublasHgemmBatched(h, ta, tb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
+    Carray, ldc, count)`: the arrays are of pointers."""
+    return _cast_arguments(data, ref, {6: _CONST_HALF, 7: b"const hipblasHalf* const*",
+                                       9: b"const hipblasHalf* const*", 11: _CONST_HALF,
+                                       12: b"hipblasHalf* const*"}, _HALF_WHY)
+
+
+@argument_rule("half-gemm-strided-batched-arguments")
+def half_gemm_strided_batched_arguments(data: bytes, ref: Reference,
+                                        target: Release | None) -> ArgumentRewrite | None:
+    """`cublasHgemmStridedBatched(h, ta, tb, m, n, k, alpha, A, lda, strideA, B, ldb,
+    strideB, beta, C, ldc, strideC, count)`."""
+    return _cast_arguments(data, ref, {6: _CONST_HALF, 7: _CONST_HALF, 10: _CONST_HALF,
+                                       13: _CONST_HALF, 14: _HALF}, _HALF_WHY)

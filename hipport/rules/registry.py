@@ -24,6 +24,7 @@ from hipport.findings import Finding
 from hipport.parse.model import Analysis, Reference
 from hipport.settings import Settings
 from hipport.table import MappingTable
+from hipport.table.versions import Release
 
 
 @dataclass(frozen=True)
@@ -44,12 +45,16 @@ class ArgumentRewrite(NamedTuple):
     # cannot): the rename then becomes an unsafe fix, applied only with
     # --unsafe-fixes and reported until then.
     review: str = ""
+    # The HIP name to emit instead of the entry's, when this call's arguments
+    # pick another HIP function (`cudaEventCreate(&e, flags)`).
+    hip: str | None = None
 
 
 FileRule = Callable[[Context], Iterator[Finding]]
-# Given the call reference, returns the extra edits, or None when the call's
-# shape does not allow the rewrite (the rename is then not applied either).
-ArgumentRule = Callable[[bytes, Reference], "ArgumentRewrite | None"]
+# Given the file, the call reference and the target ROCm release (None: no
+# version checks), returns the extra edits, or None when the call's shape does
+# not allow the rewrite (the rename is then not applied either).
+ArgumentRule = Callable[[bytes, Reference, "Release | None"], "ArgumentRewrite | None"]
 WarmUp = Callable[[], object]
 
 FILE_RULES: dict[str, FileRule] = {}

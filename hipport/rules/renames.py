@@ -1,6 +1,7 @@
 """Table-driven renames: every CUDA reference the front end found."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from hipport.codes import LIBRARY_CODES
@@ -48,7 +49,7 @@ def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
         entry, availability = for_target(entry, ctx.settings.rocm_version)
         if availability is not Availability.AVAILABLE or entry.rule is None:
             continue
-        outcome = argument_rules()[entry.rule](ctx.data, ref)
+        outcome = argument_rules()[entry.rule](ctx.data, ref, ctx.settings.rocm_version)
         if outcome is not None:
             spans += [(e.start, e.end) for e in outcome[0] if e.end > e.start and not e.text]
     return spans
@@ -72,19 +73,22 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
     if target is not None and availability is not Availability.AVAILABLE:
         return _finding("HP905", unavailable_reason(entry, availability, target) + note,
                         ref, entry)
-    assert entry.hip is not None
-    edits: tuple[Edit, ...] = ()
-    if entry.hip != entry.cuda:
-        edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
     detail = review = ""
+    extra: tuple[Edit, ...] = ()
     if entry.rule is not None:
-        outcome = argument_rules()[entry.rule](ctx.data, ref)
+        outcome = argument_rules()[entry.rule](ctx.data, ref, target)
         if outcome is None:
             return _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
                             f"rewritten ({entry.rule}) and this use is not a plain call; "
                             "convert it by hand", ref, entry)
-        edits += outcome.edits
-        detail, review = outcome.detail, outcome.review
+        extra, detail, review = outcome.edits, outcome.detail, outcome.review
+        if outcome.hip is not None:
+            entry = replace(entry, hip=outcome.hip)
+    assert entry.hip is not None
+    edits: tuple[Edit, ...] = ()
+    if entry.hip != entry.cuda:
+        edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
+    edits += extra
     if not edits:
         return None
     # A rewrite that may change this call's meaning is an unsafe fix, whatever the entry.

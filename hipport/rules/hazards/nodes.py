@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
@@ -139,3 +139,44 @@ def may_hold_device_code(ctx: Context) -> bool:
     base) then skips the tree walk.  The bytes test catches device functions
     the front end's keywords miss (`__device__` spelled inside a macro)."""
     return ctx.analysis.device_syntax or b"__device__" in ctx.data or b"__global__" in ctx.data
+
+
+class Declared(NamedTuple):
+    type: str        # the type specifier as written, spaces normalised: `unsigned int`
+    indirection: int  # pointers and array dimensions of the declarator: `T* p[2]` is 2
+
+
+_DECLARATIONS = frozenset({"declaration", "parameter_declaration"})
+_WRAPPERS = {"init_declarator": 0, "pointer_declarator": 1, "array_declarator": 1,
+             "reference_declarator": 0, "parenthesized_declarator": 0}
+
+
+def _declarators(node: Node, depth: int = 0) -> Iterator[tuple[str, int]]:
+    if node.type == "identifier":
+        yield text(node), depth
+    elif node.type in _WRAPPERS:
+        inner = node.child_by_field_name("declarator")
+        if inner is None and node.type == "reference_declarator":
+            inner = next((c for c in node.named_children), None)
+        if inner is not None:
+            yield from _declarators(inner, depth + _WRAPPERS[node.type])
+
+
+def declared_type(function: Node | None, name: str) -> Declared | None:
+    """How ``name`` is declared in ``function`` (its parameters and body), when
+    every declaration of that name there says the same; None when it is not
+    declared there (a global, a member, a macro) or declared differently."""
+    if function is None:
+        return None
+    found: set[Declared] = set()
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        if node.type in _DECLARATIONS:
+            kind = node.child_by_field_name("type")
+            for child in node.children_by_field_name("declarator"):
+                for declared, depth in _declarators(child):
+                    if declared == name and kind is not None:
+                        found.add(Declared(" ".join(text(kind).split()), depth))
+        stack.extend(node.named_children)
+    return found.pop() if len(found) == 1 else None

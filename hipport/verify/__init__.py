@@ -1,0 +1,85 @@
+"""`hipport verify`: do the converted translation units compile with hipcc?
+
+    paths --units.find_units--> units (with their flags)
+          --compiler.find_compiler--> hipcc
+          --session.verify_units--> Verification (a result per unit)"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping
+
+from hipport.doctor.system import System
+from hipport.errors import UsageError
+from hipport.verify.buildflags import MAKEFILE_NAMES
+from hipport.verify.compiler import Compiler, NoCompiler, find_compiler
+from hipport.verify.session import (
+    DEFAULT_TIMEOUT,
+    Settings,
+    UnitResult,
+    Verification,
+    verify_units,
+)
+from hipport.verify.units import Unit, find_units
+
+__all__ = ["Compiler", "NoCompiler", "Request", "Settings", "Unit", "UnitResult",
+           "Verification", "DEFAULT_ARCH", "DEFAULT_TIMEOUT", "run", "tree_offload_arch"]
+
+DEFAULT_ARCH = "gfx90a"
+_ARCH = re.compile(r"(?:--offload-arch[= ]|(?:CMAKE_)?HIP_ARCHITECTURES\s+\"?|"
+                   r"AMDGPU_TARGETS\s+\"?)(gfx[0-9a-f]+)")
+
+
+@dataclass(frozen=True)
+class Request:
+    paths: tuple[Path, ...]
+    hipcc: str | None = None
+    offload_arch: tuple[str, ...] = ()  # empty: from the build files, else gfx90a
+    compile_commands: Path | None = None
+    extra_args: tuple[str, ...] = ()
+    syntax_only: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    jobs: int = 0
+    originals: tuple[tuple[Path, Path], ...] = ()  # converted file -> its CUDA original
+
+
+def tree_offload_arch(paths: tuple[Path, ...]) -> str | None:
+    """The first AMD target the top-level build files name
+    (``CMAKE_HIP_ARCHITECTURES``, ``--offload-arch=``): one target finds the
+    compile errors; each further one costs a whole device compilation."""
+    for root in paths:
+        folder = root if root.is_dir() else root.parent
+        for name in ("CMakeLists.txt", *MAKEFILE_NAMES):
+            try:
+                text = (folder / name).read_text(encoding="latin-1")
+            except OSError:
+                continue
+            found = _ARCH.search(text)
+            if found:
+                return found[1]
+    return None
+
+
+def run(request: Request, system: System | None = None,
+        observe: Callable[[UnitResult], None] | None = None,
+        found: Callable[[int], None] | None = None) -> Verification:
+    """Find the compiler and the units, compile them.  ``found`` hears the
+    number of units before compiling starts (a progress bar's total)."""
+    if request.timeout <= 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    for path in request.paths:
+        if not path.exists():
+            raise UsageError(f"{path}: no such file or directory")
+    compiler = find_compiler(system or System.current(), request.hipcc)
+    units = find_units(request.paths, request.compile_commands)
+    arch = request.offload_arch or (tree_offload_arch(request.paths) or DEFAULT_ARCH,)
+    settings = Settings(arch, request.extra_args, request.syntax_only, request.timeout,
+                        request.jobs)
+    if found is not None:
+        found(len(units))
+    roots = [p.resolve() if p.is_dir() else p.resolve().parent for p in request.paths]
+    originals: Mapping[Path, Path] = {k.resolve(): v.resolve() for k, v in request.originals}
+    return verify_units(units, compiler, settings, roots, originals, observe)
+
+

@@ -1,0 +1,242 @@
+"""Compile every translation unit of a converted tree with hipcc, in
+parallel, each under a time limit; the result of each, and the first error
+of those that fail."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from hipport.verify.compiler import Compiler
+from hipport.verify.diagnostics import CompilerError, first_error
+from hipport.verify.lines import original_line
+from hipport.verify.units import Unit
+
+DEFAULT_TIMEOUT = 300.0
+DEFAULT_STD = "-std=c++17"
+_OUTPUT_KEPT = 20_000  # characters of a failing compiler's output kept for the report
+
+
+@dataclass(frozen=True)
+class Settings:
+    offload_arch: tuple[str, ...] = ("gfx90a",)
+    extra_args: tuple[str, ...] = ()
+    syntax_only: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    jobs: int = 0  # 0: every core
+
+
+@dataclass(frozen=True)
+class Location:
+    path: Path
+    line: int
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    unit: Unit
+    ok: bool
+    seconds: float
+    command: tuple[str, ...]
+    timed_out: bool = False
+    error: CompilerError | None = None
+    output: str = ""  # the compiler's stderr (tail), when it failed
+    # Where the first error is, in the tree (the header it is in, or the
+    # tree's line that included the system header it is in), and in the
+    # CUDA original of that file when known.
+    location: Location | None = None
+    original: Location | None = None
+
+    @property
+    def code(self) -> str | None:
+        if self.ok:
+            return None
+        return "HP021" if self.timed_out else "HP020"
+
+    @property
+    def message(self) -> str:
+        if self.timed_out:
+            return "hipcc did not finish within the time limit; stopped"
+        if self.error is not None:
+            return self.error.text
+        tail = self.output.strip().splitlines()[-1:] or ["no error message"]
+        return f"hipcc failed: {tail[0]}"
+
+
+@dataclass
+class Verification:
+    compiler: Compiler
+    settings: Settings
+    results: list[UnitResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> list[UnitResult]:
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def summary(self) -> str:
+        """``N of M translation units compile with hipcc (HIP 5.2, clang 15.0.6) ...``"""
+        n, m = len(self.results) - len(self.failed), len(self.results)
+        unit = "translation unit" if m == 1 else "translation units"
+        verb = "compiles" if n == 1 and m == 1 else "compile"
+        how = ", syntax only" if self.settings.syntax_only else ""
+        return (f"{n} of {m} {unit} {verb} with {self.compiler.description} for "
+                f"{';'.join(self.settings.offload_arch)}{how} ({self.seconds:.1f} s, "
+                f"-j{workers(self.settings, m)})")
+
+
+def workers(settings: Settings, units: int) -> int:
+    wanted = settings.jobs if settings.jobs > 0 else (os.cpu_count() or 1)
+    return max(1, min(wanted, units))
+
+
+def command(compiler: Compiler, settings: Settings, unit: Unit, output: Path) -> list[str]:
+    flags = [*unit.flags, *settings.extra_args]
+    std = [] if any(f.startswith(("-std=", "--std=")) for f in flags) else [DEFAULT_STD]
+    result = [compiler.path, *(f"--offload-arch={a}" for a in settings.offload_arch), *std,
+              *flags]
+    result += ["-fsyntax-only"] if settings.syntax_only else ["-c", "-o", str(output)]
+    return result + ["-x", "hip", str(unit.path)]
+
+
+class _Processes:
+    """The compilers running now, each in its own process group, so that a
+    time limit or Ctrl-C stops hipcc and the Clang processes it started."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self.stopping = False
+
+    def run(self, argv: list[str], env: Mapping[str, str], cwd: Path,
+            timeout: float) -> tuple[int | None, str]:
+        """(exit status, stderr); status None when it timed out or was stopped."""
+        with self._lock:
+            if self.stopping:
+                return None, ""
+            try:
+                proc = subprocess.Popen(argv, env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+            except OSError as exc:
+                return 127, f"error: cannot run {argv[0]}: {exc.strerror or exc}"
+            self._running.add(proc)
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+            return proc.returncode, out.decode("utf-8", "replace")
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            proc.communicate()
+            return None, ""
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopping = True
+            for proc in self._running:
+                _kill(proc)
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
+                 roots: Sequence[Path], originals: Mapping[Path, Path] | None = None,
+                 observe: Callable[[UnitResult], None] | None = None) -> Verification:
+    """Compile ``units``; results in the units' order.  ``roots`` are the
+    converted tree's folders (an error in a header outside them is shown at
+    the tree's line that included it); ``originals`` maps converted files to
+    their CUDA originals."""
+    verification = Verification(compiler, settings)
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="hipport-verify-"))
+    processes = _Processes()
+    env = compiler.environ()
+
+    def one(index: int, unit: Unit) -> UnitResult:
+        argv = command(compiler, settings, unit, scratch / f"{index}.o")
+        began = time.monotonic()
+        status, output = processes.run(argv, env, unit.path.parent, settings.timeout)
+        seconds = time.monotonic() - began
+        if status == 0:
+            return UnitResult(unit, True, seconds, tuple(argv))
+        if status is None:
+            return UnitResult(unit, False, seconds, tuple(argv), timed_out=True,
+                              location=Location(unit.path, 1))
+        error = first_error(output)
+        location = _location(error, unit, roots)
+        original = _original(location, originals or {})
+        return UnitResult(unit, False, seconds, tuple(argv), error=error,
+                          output=output[-_OUTPUT_KEPT:], location=location, original=original)
+
+    try:
+        with ThreadPoolExecutor(workers(settings, len(units))) as pool:
+            futures = [pool.submit(one, i, u) for i, u in enumerate(units)]
+            try:
+                for future in futures:
+                    result = future.result()
+                    if observe is not None:
+                        observe(result)
+                    verification.results.append(result)
+            except BaseException:
+                processes.stop()
+                for future in futures:
+                    future.cancel()
+                raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    verification.seconds = time.monotonic() - started
+    return verification
+
+
+def _inside(path: Path, roots: Sequence[Path]) -> bool:
+    """A file of the converted tree (not ``<built-in>``, not a system header)."""
+    return any(path == r or path.is_relative_to(r) for r in roots) and path.is_file()
+
+
+def _resolve(name: str, folder: Path) -> Path:
+    path = Path(name)
+    return Path(os.path.normpath(path if path.is_absolute() else folder / path))
+
+
+def _location(error: CompilerError | None, unit: Unit, roots: Sequence[Path]) -> Location:
+    if error is None or error.file is None:
+        return Location(unit.path, 1)
+    folder = unit.path.parent
+    here = _resolve(error.file, folder)
+    if _inside(here, roots):
+        return Location(here, error.line, error.column)
+    # Back into the tree: the innermost include of the tree, else the first
+    # note in the tree (the instantiation a template error in a system header
+    # comes from).
+    for place in (*reversed(error.included_from), *error.notes):
+        there = _resolve(place.file, folder)
+        if _inside(there, roots):
+            return Location(there, place.line)
+    return Location(unit.path, 1)
+
+
+def _original(location: Location, originals: Mapping[Path, Path]) -> Location | None:
+    source = originals.get(location.path)
+    if source is None:
+        return None
+    if source == location.path:  # converted in place: the original is gone
+        return None
+    line = original_line(location.path, source, location.line)
+    return Location(source, line) if line is not None else None

@@ -1,0 +1,213 @@
+"""`hipport verify` and `convert --verify` without a real compiler: a stand-in
+hipcc (a shell script) shows which compiler is found, the command lines, the
+time limit, exit codes and refusals."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from hipport.cli import cli
+from tests.conftest import REPO
+
+SCHEMA = json.loads((REPO / "docs" / "verify.schema.json").read_text())
+
+# Answers --version like hipcc 5.2; compiles by printing its arguments (one a
+# line) to $FAKE_LOG, fails on files that contain BROKEN, sleeps on SLOW.
+FAKE_HIPCC = """\
+#!/bin/sh
+if [ "$1" = "--version" ]; then
+  echo "HIP version: 9.8.12345-0"; echo "clang version 77.0.1"; exit 0
+fi
+for last; do :; done
+[ -n "$FAKE_LOG" ] && printf '%s\\n' "$HIP_PLATFORM" "$@" "--" >> "$FAKE_LOG"
+if grep -q SLOW "$last"; then sleep 30; fi
+if grep -q BROKEN "$last"; then
+  echo "clang: warning: argument unused during compilation: '-L/usr/lib'" >&2
+  line=$(grep -n BROKEN "$last" | head -n 1 | cut -d: -f1)
+  echo "$last:$line:7: error: use of undeclared identifier 'BROKEN'" >&2
+  echo "1 error generated when compiling for gfx90a." >&2
+  exit 1
+fi
+exit 0
+"""
+
+
+@pytest.fixture
+def fake_hipcc(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    hipcc = folder / "hipcc"
+    hipcc.write_text(FAKE_HIPCC)
+    hipcc.chmod(hipcc.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "log"))
+    monkeypatch.delenv("HIPCC", raising=False)
+    monkeypatch.delenv("HIP_PLATFORM", raising=False)
+    return hipcc
+
+
+def calls(tmp_path: Path) -> list[list[str]]:
+    text = (tmp_path / "log").read_text() if (tmp_path / "log").exists() else ""
+    return [c.strip("\n").split("\n") for c in text.split("--\n") if c.strip()]
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_every_unit_compiled_with_platform_arch_and_flags(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"a.cu": "ok", "sub/b.hip": "ok", "h.cuh": "header",
+                                "CMakeLists.txt": "include_directories(inc)\n"
+                                "set(CMAKE_HIP_ARCHITECTURES \"gfx942;gfx90a\")\n"})
+    result = run("verify", src, "--hipcc", fake_hipcc, "--strict", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip().splitlines()[-1].startswith(
+        "2 of 2 translation units compile with hipcc (HIP 9.8, clang 77.0.1) for gfx942 (")
+    first, second = calls(tmp_path)
+    assert first[0] == "amd"  # HIP_PLATFORM, whatever the environment says
+    assert first[1:] == ["--offload-arch=gfx942", "-std=c++17", "-I", str(src / "inc"), "-c",
+                         "-o", first[-4], "-x", "hip", str(src / "a.cu")]
+    assert second[-1] == str(src / "sub" / "b.hip")
+
+
+def test_offload_arch_and_syntax_only_and_extra_arguments(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"a.cu": "ok"})
+    result = run("verify", src, "--hipcc", fake_hipcc, "--offload-arch", "gfx90a;gfx1100",
+                 "--syntax-only", "--hipcc-arg=-DX=1", "--hipcc-arg=-std=c++20")
+    assert result.exit_code == 0, result.output
+    assert calls(tmp_path)[0][1:] == ["--offload-arch=gfx90a", "--offload-arch=gfx1100",
+                                      "-DX=1", "-std=c++20", "-fsyntax-only", "-x", "hip",
+                                      str(src / "a.cu")]
+    assert "for gfx90a;gfx1100, syntax only" in result.stderr
+
+
+def test_a_failing_unit_is_a_finding_exit_1_only_under_strict(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"a.cu": "ok", "b.cu": "x\nBROKEN\n"})
+    result = run("verify", src, "--hipcc", fake_hipcc)
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert any(line.endswith("b.cu:2:7: HP020 error: use of undeclared identifier 'BROKEN' "
+                             "(compiling for gfx90a)") for line in lines), lines
+    assert lines[-1].startswith("1 of 2 translation units compile")
+    assert run("verify", src, "--hipcc", fake_hipcc, "--strict").exit_code == 1
+
+
+def test_json_follows_the_schema(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"a.cu": "ok", "b.cu": "x\nBROKEN\n"})
+    result = run("verify", src, "--hipcc", fake_hipcc, "-f", "json", "--strict")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, SCHEMA)
+    assert data["summary"]["units"] == 2 and data["summary"]["failed"] == 1
+    (finding,) = data["findings"]
+    assert finding["code"] == "HP020" and finding["location"]["line"] == 2
+    assert finding["compiler"]["target"] == "gfx90a" and data["exit_code"] == 1
+
+
+def test_a_unit_over_the_time_limit_is_stopped(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"slow.cu": "SLOW", "a.cu": "ok"})
+    began = time.monotonic()
+    result = run("verify", src, "--hipcc", fake_hipcc, "--timeout", "0.5", "-f", "json")
+    assert time.monotonic() - began < 20
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, SCHEMA)
+    assert [f["code"] for f in data["findings"]] == ["HP021"]
+    assert data["summary"]["timed_out"] == 1
+
+
+def test_no_compiler_says_what_was_tried(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("ROCM_PATH", str(tmp_path / "rocm"))
+    monkeypatch.delenv("HIPCC", raising=False)
+    src = tree(tmp_path / "t", {"a.cu": "ok"})
+    result = run("verify", src)
+    assert result.exit_code == 2
+    assert "no HIP compiler to verify with" in result.stderr
+    assert f"ROCM_PATH: {tmp_path / 'rocm' / 'bin' / 'hipcc'} (not found)" in result.stderr
+    assert "hipcc on PATH (not found)" in result.stderr
+
+
+def test_a_named_compiler_that_is_missing_is_not_replaced(tmp_path, fake_hipcc, monkeypatch):
+    monkeypatch.setenv("PATH", f"{fake_hipcc.parent}{os.pathsep}{os.environ['PATH']}")
+    src = tree(tmp_path / "t", {"a.cu": "ok"})
+    assert run("verify", src).exit_code == 0  # hipcc on PATH
+    result = run("verify", src, "--hipcc", tmp_path / "nope")
+    assert result.exit_code == 2 and f"--hipcc: {tmp_path / 'nope'} (not found)" in result.stderr
+    monkeypatch.setenv("HIPCC", str(tmp_path / "nope"))
+    result = run("verify", src)
+    assert result.exit_code == 2 and "HIPCC:" in result.stderr
+
+
+def test_hipcc_from_the_environment(tmp_path, fake_hipcc, monkeypatch):
+    monkeypatch.setenv("HIPCC", str(fake_hipcc))
+    src = tree(tmp_path / "t", {"a.cu": "ok"})
+    assert run("verify", src).exit_code == 0 and calls(tmp_path)
+
+
+@pytest.mark.parametrize("args, message", [
+    pytest.param(["--diff"], "--diff writes nothing", id="diff"),
+    pytest.param([], "a dry run writes nothing", id="dry-run"),
+])
+def test_convert_verify_needs_written_files(tmp_path, fake_hipcc, args, message):
+    src = tree(tmp_path / "t", {"a.cu": "int main() {}\n"})
+    result = run("convert", src, "--verify", "--hipcc", fake_hipcc, *args)
+    assert result.exit_code == 2 and message in result.stderr
+    assert not calls(tmp_path)
+
+
+def test_hipcc_without_verify_is_refused(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"a.cu": "int main() {}\n"})
+    result = run("convert", src, "-o", tmp_path / "out", "--hipcc", fake_hipcc)
+    assert result.exit_code == 2 and "only apply to --verify" in result.stderr
+
+
+def test_convert_verify_names_the_original_line(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"k.cu": "__global__ void k() {}\nBROKEN\n"})
+    out = tmp_path / "out"
+    result = run("convert", src, "-o", out, "--verify", "--hipcc", fake_hipcc, "--strict")
+    assert result.exit_code == 1, result.output
+    # The converted file gained the runtime include: its line 3 is line 2 of the CUDA file.
+    assert (out / "k.cu").read_text().splitlines()[2] == "BROKEN"
+    lines = result.stderr.splitlines()
+    at = lines.index(next(line for line in lines if "HP020" in line))
+    assert lines[at].endswith("k.cu:3:7: HP020 error: use of undeclared identifier 'BROKEN' "
+                              "(compiling for gfx90a)")
+    assert lines[at + 1] == f"  original: {src / 'k.cu'}:2"
+
+
+def test_convert_in_place_verify(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"k.cu": "int main() {}\n"})
+    result = run("convert", src, "--in-place", "--verify", "--hipcc", fake_hipcc)
+    assert result.exit_code == 0, result.output
+    assert [c[-1] for c in calls(tmp_path)] == [str(src / "k.cu")]
+    assert "1 of 1 translation unit compiles" in result.stderr
+
+
+def test_units_failing_in_the_same_header_are_one_finding_in_text(tmp_path, fake_hipcc):
+    header = tmp_path / "t" / "common.h"
+    fake = fake_hipcc.read_text().replace(
+        'echo "$last:$line:7:', f'echo "In file included from $last:1:" >&2; echo "{header}:5:7:')
+    fake_hipcc.write_text(fake)
+    src = tree(tmp_path / "t", {"a.cu": "BROKEN", "b.cu": "BROKEN", "c.cu": "BROKEN",
+                                "common.h": "\n" * 9})
+    result = run("verify", src, "--hipcc", fake_hipcc, "-j", "1")
+    findings = [line for line in result.stderr.splitlines() if "HP020" in line]
+    assert len(findings) == 1 and findings[0].endswith(
+        "common.h:5:7: HP020 error: use of undeclared identifier 'BROKEN' (compiling for gfx90a)")
+    assert "  in translation unit " in result.stderr
+    assert result.stderr.count("and 2 more with the same first error") == 1
+    data = json.loads(run("verify", src, "--hipcc", fake_hipcc, "-f", "json").stdout)
+    assert len(data["findings"]) == 3  # JSON keeps every unit
