@@ -25,6 +25,8 @@ EXIT_OK, EXIT_ERROR = 0, 2
 ROCM_VERSION_HELP = (f"Target ROCm release, {release_text(OLDEST_VERIFIED)} or newer (default: "
                      f"{release_text(DEFAULT_TARGET)}, the newest hipport verifies): HIP names "
                      "it lacks are left unchanged (HP905).")
+ASSUME_CUDA_HELP = ("CUDA release the code is written for (default: 12.0): CUDA version tests "
+                    "in #if conditions (CUDART_VERSION >= 11020) are resolved for it (HP309).")
 # What a Unix tool killed by SIGPIPE exits with (`hipport ... | head`).
 EXIT_BROKEN_PIPE = 128 + 13
 
@@ -189,6 +191,7 @@ def cli(ctx: click.Context) -> None:
               show_default=True, help="Keep <<<...>>> launches or emit hipLaunchKernelGGL.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
+@click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
               metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
 @click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain.")
@@ -218,8 +221,9 @@ def cli(ctx: click.Context) -> None:
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
             strategy: str, launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
-            rules: Sequence[Path], strict: bool, jobs: int, quiet: bool, verbose: bool,
-            show_fixes: bool, output_format: str, statistics: bool, color: str, prune: bool,
+            assume_cuda_version: str | None, rules: Sequence[Path], strict: bool, jobs: int,
+            quiet: bool, verbose: bool, show_fixes: bool, output_format: str, statistics: bool,
+            color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
             verify: bool, hipcc: str | None, hipcc_arg: Sequence[str], debug: bool,
             front_end: Any) -> None:
@@ -232,8 +236,9 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
         include=tuple(include), exclude=tuple(exclude), launch_syntax=launch_syntax,
         strategy=strategy,
         unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
-        rules=tuple(str(r) for r in rules), strict=strict, jobs=jobs, quiet=quiet,
-        verbose=verbose, fast=fast, debug=debug, build_files=not no_build_files,
+        assume_cuda_version=assume_cuda_version, rules=tuple(str(r) for r in rules),
+        strict=strict, jobs=jobs, quiet=quiet, verbose=verbose, fast=fast, debug=debug,
+        build_files=not no_build_files,
         offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
         output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
         prune=prune, verify=verify, hipcc=hipcc, hipcc_args=tuple(hipcc_arg),
@@ -315,6 +320,7 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
 @click.option("--unsafe-fixes", is_flag=True, help="Count unsafe renames as converted.")
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
+@click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file (TOML/YAML).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
@@ -325,7 +331,7 @@ def mappings_docs(output: Path, check: bool) -> None:
 @_front_end_options
 def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
            include: Sequence[str], exclude: Sequence[str], unsafe_fixes: bool,
-           rocm_version: str | None,
+           rocm_version: str | None, assume_cuda_version: str | None,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
            no_build_files: bool, no_cache: bool, debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
@@ -335,7 +341,8 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
     raise SystemExit(run_report(ReportRequest(
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
-        build_files=not no_build_files, front_end=front_end, cache=not no_cache)))
+        build_files=not no_build_files, front_end=front_end, cache=not no_cache,
+        assume_cuda_version=assume_cuda_version)))
 
 
 @cli.command(cls=SectionedCommand, sections=helptext.CHECK_SECTIONS,
@@ -365,6 +372,7 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
 @click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
+@click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @click.option("-j", "--jobs", type=int, default=0,
               help="Processes (0: one for a few files, all cores for many).")
 @click.option("-q", "--quiet", is_flag=True, help="Print violations only.")
@@ -376,7 +384,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
           no_baseline: bool, write_baseline: bool, report_unused_suppressions: bool,
           output_format: str, statistics: bool, color: str, config: Path | None,
           include: Sequence[str], exclude: Sequence[str], rules: Sequence[str],
-          rocm_version: str | None, jobs: int, quiet: bool, no_build_files: bool, debug: bool,
+          rocm_version: str | None, assume_cuda_version: str | None, jobs: int, quiet: bool,
+          no_build_files: bool, debug: bool,
           front_end: Any) -> None:
     """Fail (exit 1) when PATHS add CUDA code the policy forbids; for
     pre-commit hooks and CI.  Reads files, writes nothing (but the baseline)."""
@@ -391,7 +400,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
         Selection(tuple(include), tuple(exclude), build_files=not no_build_files),
         tuple(rules),
         # Nothing is written: the second conversion pass that guards writes is skipped.
-        build_settings(rocm_version=rocm_version, fast=True), jobs, debug, front_end),
+        build_settings(rocm_version=rocm_version, fast=True,
+                       assume_cuda_version=assume_cuda_version), jobs, debug, front_end),
         output_format, quiet, statistics, color))
 
 

@@ -47,7 +47,8 @@ def effect_of(findings: Iterable[LocatedFinding]) -> FileEffect:
 
 
 # Rules that rewrite CUDA into HIP; the second (stability) pass always runs them.
-CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-launch"})
+CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-launch",
+                              "header-guards", "cuda-version"})
 
 
 @dataclass
@@ -63,7 +64,7 @@ def collect_findings(data: bytes, backend: Backend, table: MappingTable, setting
     """All findings for ``data`` (from ``rules``, default: every rule) and its
     analysis; nothing applied."""
     analysis = backend.analyze(data, table.candidates, path, edited)
-    ctx = Context(data, analysis, table, settings)
+    ctx = Context(data, analysis, table, settings, path)
     findings: list[Finding] = list(analysis.diagnostics)
     if analysis.error_count:
         at = analysis.first_error or 0

@@ -1,11 +1,13 @@
 """Settings that change what a conversion produces (part of every cache key)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from hipport.table.versions import DEFAULT_TARGET
 
 LAUNCH_SYNTAXES = ("keep", "hip")
+DEFAULT_CUDA_VERSION = (12, 0)
 STRATEGIES = ("rewrite", "compat")
 
 
@@ -18,3 +20,24 @@ class Settings:
     stability_check: bool = True  # convert the output again; a change is an internal error
     # "rewrite": CUDA -> HIP; "compat": one CUDA code base that also builds for AMD
     strategy: str = "rewrite"
+    # The CUDA release the code is taken to be written for: CUDA version tests
+    # in #if conditions are resolved for it (docs/preprocessor.md).
+    assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION
+
+
+def parse_cuda_version(text: str) -> tuple[int, int]:
+    """``--assume-cuda-version X.Y``: a ValueError that says why when it is not
+    a CUDA release (X.Y, or X for X.0)."""
+    value = text.strip()
+    m = re.fullmatch(r"(\d{1,2})(?:\.(\d))?", value)
+    if m is None:
+        hint = ""
+        loose = re.fullmatch(r"(?:v|cuda[-_ ]?)?(\d{1,2})(?:\.(\d))?(?:\.\d+)*", value, re.I)
+        if loose is not None:
+            hint = f"; did you mean {loose.group(1)}.{loose.group(2) or 0}?"
+        raise ValueError(f"expected a CUDA release such as {DEFAULT_CUDA_VERSION[0]}."
+                         f"{DEFAULT_CUDA_VERSION[1]}, got {text!r}{hint}")
+    version = (int(m.group(1)), int(m.group(2) or 0))
+    if version < (1, 0):
+        raise ValueError(f"CUDA {text} does not exist (the first release is 1.0)")
+    return version

@@ -81,7 +81,8 @@ def test_crlf_and_non_utf8_preserved_in_place(tmp_path: Path):
     f = tmp_path / "k.cu"
     f.write_bytes(b"// \xff\xfe latin-1 caf\xe9\r\nvoid f() { cudaDeviceSynchronize(); }\r\n")
     assert run("convert", str(f), "--in-place").exit_code == 0
-    assert f.read_bytes() == (b"// \xff\xfe latin-1 caf\xe9\r\n"
+    # A host-only .cu file gets the runtime include nvcc gave it implicitly (CRLF too).
+    assert f.read_bytes() == (b"// \xff\xfe latin-1 caf\xe9\r\n#include <hip/hip_runtime.h>\r\n"
                               b"void f() { hipDeviceSynchronize(); }\r\n")
 
 
@@ -130,7 +131,7 @@ def test_user_rules_override_catalogue(tmp_path: Path):
     f = tmp_path / "k.cu"
     f.write_bytes(b"void f() { cudaFree(p); }\n")
     assert run("convert", str(f), "--in-place", "--rules", str(rules)).exit_code == 0
-    assert f.read_bytes() == b"void f() { myHipFree(p); }\n"
+    assert f.read_bytes() == b"#include <hip/hip_runtime.h>\nvoid f() { myHipFree(p); }\n"
 
 
 def test_parallel_run_matches_serial(tmp_path: Path):

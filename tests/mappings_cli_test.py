@@ -79,5 +79,6 @@ def test_identity_rule_disables_a_mapping(tmp_path: Path):
     f.write_bytes(b"void f() { cudaMalloc(&p, 4); cudaFree(p); }\n")
     result = run("convert", str(f), "--in-place", "--rules", str(rules))
     assert result.exit_code == 0
-    assert f.read_bytes() == b"void f() { cudaMalloc(&p, 4); hipFree(p); }\n"
+    assert f.read_bytes() == (b"#include <hip/hip_runtime.h>\n"
+                              b"void f() { cudaMalloc(&p, 4); hipFree(p); }\n")
     assert "HP9" not in result.stderr

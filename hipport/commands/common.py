@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hipport.errors import UsageError
 from hipport.pipeline import FrontEnd, display_path
-from hipport.settings import Settings
+from hipport.settings import DEFAULT_CUDA_VERSION, Settings, parse_cuda_version
 from hipport.table.versions import DEFAULT_TARGET, parse_target
 
 __all__ = ["FrontEnd", "build_settings", "display_path", "offload_targets"]
@@ -11,14 +11,26 @@ __all__ = ["FrontEnd", "build_settings", "display_path", "offload_targets"]
 
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
                    rocm_version: str | None = None, fast: bool = False,
+                   assume_cuda_version: str | None = None,
                    strategy: str = "rewrite") -> Settings:
     return Settings(
         launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes,
         rocm_version=target_release(rocm_version),
         stability_check=not fast,
+        assume_cuda_version=assumed_cuda(assume_cuda_version),
         strategy=strategy,
     )
+
+
+def assumed_cuda(value: str | None) -> tuple[int, int]:
+    """``--assume-cuda-version``: 12.0 when not given."""
+    if value is None:
+        return DEFAULT_CUDA_VERSION
+    try:
+        return parse_cuda_version(value)
+    except ValueError as exc:
+        raise UsageError(f"--assume-cuda-version: {exc}") from None
 
 
 def target_release(value: str | None) -> tuple[int, ...]:

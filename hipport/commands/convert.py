@@ -35,6 +35,7 @@ class ConvertRequest:
     strategy: str = "rewrite"
     unsafe_fixes: bool = False
     rocm_version: str | None = None
+    assume_cuda_version: str | None = None
     rules: tuple[str, ...] = ()
     strict: bool = False
     jobs: int = 0
@@ -92,7 +93,7 @@ def run_convert(req: ConvertRequest) -> int:
     request = Request(
         tuple(req.paths), mode,
         build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast,
-                       req.strategy),
+                       req.assume_cuda_version, req.strategy),
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
         req.rules, req.jobs, cache=req.cache, debug=req.debug, output=req.output,
         force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch))

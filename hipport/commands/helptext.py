@@ -16,8 +16,8 @@ CONVERT_SECTIONS = {
     "Output (default: a dry run that lists findings and writes nothing)": (
         "output", "in_place", "backup", "diff", "force", "prune"),
     "Selection": ("include", "exclude"),
-    "Conversion": ("strategy", "launch_syntax", "unsafe_fixes", "rocm_version", "rules", "strict",
-                   "fast"),
+    "Conversion": ("strategy", "launch_syntax", "unsafe_fixes", "rocm_version",
+                   "assume_cuda_version", "rules", "strict", "fast"),
     "Build files": ("no_build_files", "offload_arch"),
     "Verify (compile the result)": ("verify", "hipcc", "hipcc_arg"),
     "Semantic mode": SEMANTIC,
@@ -47,7 +47,8 @@ CHECK_SECTIONS = {
     "What fails": ("policy", "fail_on", "ignore", "report_unused_suppressions"),
     "Which lines count": ("staged", "diff_base"),
     "Baseline (known debt)": ("baseline", "no_baseline", "write_baseline"),
-    "Selection": ("include", "exclude", "no_build_files", "config", "rules", "rocm_version"),
+    "Selection": ("include", "exclude", "no_build_files", "config", "rules", "rocm_version",
+                  "assume_cuda_version"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "quiet", "color"),
 }
@@ -75,7 +76,7 @@ Exit codes:
 REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
-    "Conversion": ("unsafe_fixes", "rocm_version", "rules"),
+    "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "rules"),
     "Semantic mode": SEMANTIC,
 }
 

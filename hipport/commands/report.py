@@ -43,6 +43,7 @@ class ReportRequest:
     build_files: bool = True
     front_end: FrontEnd = FrontEnd()
     cache: bool = True
+    assume_cuda_version: str | None = None
 
 
 def make_report(req: ReportRequest, progress: bool = False) -> Report:
@@ -51,7 +52,8 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     selection = Selection(req.include, req.exclude, build_files=req.build_files)
     planned = plan(Request(
         tuple(req.paths), Mode.DRY_RUN,
-        build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version),
+        build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version,
+                       assume_cuda_version=req.assume_cuda_version),
         selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug,
         names_from_root=True))
     if req.output is not None:  # refused before any work: a report never replaces code
@@ -61,6 +63,8 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}
     if req.rocm_version:
         shown["rocm-version"] = req.rocm_version
+    if req.assume_cuda_version:
+        shown["assume-cuda-version"] = req.assume_cuda_version
     if req.rules:
         shown["rules"] = ", ".join(req.rules)
     return build_report(

@@ -89,11 +89,19 @@ _CODE_RULES = (
     _rewrite("HP304", "warp-sync-mask-dropped", "Warp `_sync` intrinsic rewritten to HIP's "
              "mask-less form; the mask argument was dropped."),
     _rewrite("HP305", "hip-symbol-wrapped", "Symbol argument wrapped in HIP_SYMBOL()."),
-    _rewrite("HP306", "hip-runtime-include-added", "The file has kernel code but no runtime "
-             "include (nvcc includes cuda_runtime.h implicitly; hipcc does not): "
-             "#include <hip/hip_runtime.h> added.", reference=False),
+    _rewrite("HP306", "hip-runtime-include-added", "The file has kernel code, or is a .cu "
+             "file or header that uses the runtime API, but has no runtime include (nvcc "
+             "includes cuda_runtime.h implicitly; hipcc does not): #include "
+             "<hip/hip_runtime.h> added.", reference=False),
     _rewrite("HP307", "half2-brace-assignment", "Braced list assigned to a `__half2` (ambiguous "
              "in HIP): the type was named, `h2 = __half2{a, b}`.", reference=False),
+    _rewrite("HP308", "cuda-header-guard-test", "A test of a CUDA header's include guard "
+             "(`#ifdef CUBLAS_API_H_`) rewritten to test a macro its HIP header defines (its "
+             "include guard, or for a `#pragma once` header another macro it defines)."),
+    _rewrite("HP309", "cuda-version-test-resolved", "A CUDA version test in a conditional "
+             "directive (`#if CUDART_VERSION >= 11020`) resolved for the CUDA release given by "
+             "--assume-cuda-version (default 12.0); the original test is kept in a comment.",
+             reference=False),
 )
 
 _LEDGER = (

@@ -192,8 +192,7 @@ class SyntaxBackend:
             if launch is not None:
                 result.launches.append(launch)
         result.device_syntax = bool(captures.get("device") or builtins or captures.get("launch"))
-        if result.device_syntax:
-            result.include_insertion = _include_insertion(tree.root_node, data)
+        result.include_insertion = _include_insertion(tree.root_node, data)
         # A name the file declares itself is the user's, wherever it is used.
         if result.declared:
             result.references = [r for r in result.references if r.name not in result.declared]

@@ -5,6 +5,7 @@ from typing import Iterator
 
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
+from hipport.parse.model import Role
 from hipport.rules import Context, file_rule
 from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
@@ -61,14 +62,24 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
 
 
 RUNTIME_HEADERS = frozenset({"hip/hip_runtime.h", "hip/hip_runtime_api.h"})
+# nvcc compiles these with an implicit #include <cuda_runtime.h>; headers may
+# have relied on whoever included them (or on that implicit include).
+_CUDA_SOURCES = frozenset({".cu"})
+_HEADERS = frozenset({".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl"})
+_RUNTIME_LIBRARIES = frozenset({"runtime", "driver"})
 
 
 @file_rule("runtime-include")
 def add_runtime_include(ctx: Context) -> Iterator[Finding]:
     """nvcc includes cuda_runtime.h into every .cu file; hipcc includes
-    nothing, so a file with kernel code and no runtime include gets one."""
+    nothing.  A file with kernel code, and a .cu file or header that uses the
+    runtime API, gets #include <hip/hip_runtime.h> unless it includes a HIP
+    runtime header itself."""
     at = ctx.analysis.include_insertion
-    if not ctx.analysis.device_syntax or at is None:
+    if at is None:
+        return
+    why = _needs_runtime(ctx)
+    if why is None:
         return
     for inc in ctx.analysis.includes:
         entry = ctx.table.lookup(inc.target)
@@ -78,6 +89,23 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
     newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
     fix = Fix((Edit(at, at, b"#include <hip/hip_runtime.h>" + newline),),
               title="Include <hip/hip_runtime.h>")
-    yield Finding("HP306", "kernel code without a runtime include: #include <hip/hip_runtime.h> "
+    yield Finding("HP306", f"{why} without a runtime include: #include <hip/hip_runtime.h> "
                   "added (nvcc includes cuda_runtime.h implicitly, hipcc does not)", at, at,
                   fix=fix)
+
+
+def _needs_runtime(ctx: Context) -> str | None:
+    if ctx.analysis.device_syntax:
+        return "kernel code"
+    suffix = ctx.path.suffix.lower() if ctx.path is not None else ""
+    if suffix not in _CUDA_SOURCES and suffix not in _HEADERS:
+        return None  # .cpp: compiled without an implicit include by nvcc's host compiler too
+    for ref in ctx.analysis.references:
+        if ref.role is Role.PP_CONDITION:
+            continue  # `#ifdef __CUDA_RUNTIME_H__` asks whether it is included
+        entry = ctx.table.lookup(ref.name)
+        if entry is not None and entry.library in _RUNTIME_LIBRARIES and entry.kind != "header" \
+                and entry.status.converts and entry.hip is not None:
+            what = "header" if suffix in _HEADERS else ".cu file"
+            return f"{what} using the runtime API (`{ref.name}`)"
+    return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Callable, Iterator, Mapping, NamedTuple, TypeVar
 
 from hipport.edits import Edit
@@ -32,6 +33,9 @@ class Context:
     analysis: Analysis
     table: MappingTable
     settings: Settings
+    # Where the text was read from (its suffix tells a header from a .cu file);
+    # None for text given without a name.
+    path: PurePath | None = None
 
 
 class ArgumentRewrite(NamedTuple):

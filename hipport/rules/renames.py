@@ -9,6 +9,8 @@ from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Reference, Role
 from hipport.rules import Context, argument_rules, file_rule
+from hipport.rules.cuda_version import VERSION_MACROS
+from hipport.rules.cuda_version import resolve as resolve_version_tests
 from hipport.table.schema import Mapping, Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
@@ -16,10 +18,16 @@ from hipport.table.versions import Availability, for_target, unavailable_reason
 @file_rule("renames")
 def rename_references(ctx: Context) -> Iterator[Finding]:
     deleted = _deleted_arguments(ctx)
+    # Version tests in #if conditions are the cuda-version rule's.
+    versions = [(r.start, r.end) for r in resolve_version_tests(ctx)]
     for ref in ctx.analysis.references:
         if any(start <= ref.start and ref.end <= end for start, end in deleted):
             continue  # e.g. `__activemask()` as the mask a warp `_sync` call drops
+        if ref.name in VERSION_MACROS and any(s <= ref.start < e for s, e in versions):
+            continue
         entry = ctx.table.lookup(ref.name)
+        if ref.name in ctx.table.guards and (entry is None or ref.role is Role.PP_CONDITION):
+            continue  # an include guard: tests of it are the header-guards rule's
         if entry is None:
             yield Finding("HP900", f"`{ref.name}` looks like a CUDA API but is not in the "
                           "catalogue; left unchanged", ref.start, ref.end, cuda_name=ref.name)

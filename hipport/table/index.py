@@ -51,10 +51,22 @@ class MappingTable:
 
     @functools.cached_property
     def candidates(self) -> CandidateNames:
-        """Names worth a look: those needing an edit or a finding, and
-        anything that looks like CUDA."""
-        return CandidateNames.build(
-            row[0] for row in self._rows.values() if row[2] != "header" and needs_attention(row))
+        """Names worth a look: those needing an edit or a finding, the
+        include guards of CUDA headers, and anything that looks like CUDA."""
+        names = [row[0] for row in self._rows.values()
+                 if row[2] != "header" and needs_attention(row)]
+        return CandidateNames.build(names + list(self.guards))
+
+    @functools.cached_property
+    def guards(self) -> dict[str, Mapping]:
+        """CUDA macro that tells a CUDA header was included (its include
+        guard) -> the header's entry, whose ``guard`` names the HIP macro."""
+        out: dict[str, Mapping] = {}
+        for name, row in self._rows.items():
+            if row[2] == "header" and row[13] is not None:
+                for macro in row[13][0]:
+                    out.setdefault(macro, self._make(name, row))
+        return out
 
 
 def needs_attention(row: Row) -> bool:

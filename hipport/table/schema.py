@@ -77,9 +77,12 @@ class Status(enum.Enum):
 Versions = tuple[tuple[str, str], ...]
 # A Mapping as plain data (for the compiled-catalogue cache), fields in order;
 # the last is the ``older`` mapping's row, or None.
+# A header's ``guard``: the CUDA macros whose definition says the header was
+# included, and the macro the HIP header defines instead.
+Guard = tuple[tuple[str, ...], str]
 Row = tuple[str, "str | None", str, str, str, "str | None", "str | None", bool, "str | None",
-            Versions, Versions, str, Any]
-ROW_LENGTH = 13
+            Versions, Versions, str, Any, "Guard | None"]
+ROW_LENGTH = 14
 
 
 @dataclass(frozen=True)
@@ -99,20 +102,22 @@ class Mapping:
     # What to emit for a target ROCm older than ``rocm_version.added``
     # (same CUDA name, kind and library; see hipport.table.versions).
     older: Mapping | None = None
+    # kind header only (docs/preprocessor.md): `#ifdef CUBLAS_API_H_` -> `#ifdef HIPBLAS_H`.
+    guard: Guard | None = None
 
     def to_row(self) -> Row:
         return (self.cuda, self.hip, self.kind, self.library, self.status.value,
                 self.hip_library, self.note, self.unsafe, self.rule, self.cuda_version,
                 self.rocm_version, self.origin,
-                None if self.older is None else self.older.to_row())
+                None if self.older is None else self.older.to_row(), self.guard)
 
     @classmethod
     def from_row(cls, row: Row) -> Mapping:
         (cuda, hip, kind, library, status, hip_library, note, unsafe, rule, cuda_version,
-         rocm_version, origin, older) = row
+         rocm_version, origin, older, guard) = row
         return cls(cuda, hip, kind, library, Status(status), hip_library, note, unsafe, rule,
                    cuda_version, rocm_version, origin,
-                   None if older is None else cls.from_row(older))
+                   None if older is None else cls.from_row(older), guard)
 
     @property
     def rocm_added(self) -> str | None:

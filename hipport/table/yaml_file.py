@@ -2,6 +2,7 @@
 name the file, the line and the key."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import yaml
@@ -12,6 +13,7 @@ from hipport.table.schema import (
     LIBRARIES,
     SCHEMA_ID,
     VERSION_KEYS,
+    Guard,
     Mapping,
     Status,
     parse_version,
@@ -21,8 +23,10 @@ from hipport.table.schema import (
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {
     "cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-    "cuda_version", "rocm_version", "older",
+    "cuda_version", "rocm_version", "older", "guard",
 }
+_GUARD_KEYS = {"cuda", "hip"}
+_MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # What an entry emits for a target older than its rocm_version.added.
 _OLDER_KEYS = {"hip", "rule", "note", "rocm_version"}
 
@@ -146,6 +150,11 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
         rocm_version=rocm_version,
         origin=f"{reader.path}:{node.start_mark.line + 1}",
     )
+    if "guard" in fields:
+        if kind != "header" or hip is None:
+            raise reader.fail(fields["guard"], f"{where}.guard",
+                              "only a header entry with a 'hip' header has a guard")
+        entry = replace(entry, guard=_parse_guard(reader, fields["guard"], f"{where}.guard"))
     if "older" not in fields:
         return entry
     if not status.converts or "added" not in dict(rocm_version):
@@ -176,6 +185,28 @@ def _parse_older(reader: _Reader, node: yaml.Node, where: str, newer: Mapping) -
         rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
         if "rule" in fields else None,
         rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None)
+
+
+def _parse_guard(reader: _Reader, node: yaml.Node, where: str) -> Guard:
+    """``{cuda: NAME or [NAME, ...], hip: NAME}``: macros, never empty."""
+    fields = reader.mapping(node, where)
+    reader.check_keys(fields, _GUARD_KEYS, node, where)
+    for required in ("cuda", "hip"):
+        if required not in fields:
+            raise reader.fail(node, where, f"missing required key {required!r}")
+    cuda_node = fields["cuda"]
+    items = cuda_node.value if isinstance(cuda_node, yaml.SequenceNode) else [cuda_node]
+    if not items:
+        raise reader.fail(cuda_node, f"{where}.cuda", "expected a macro name or a list of them")
+    names = tuple(_macro(reader, n, f"{where}.cuda") for n in items)
+    return names, _macro(reader, fields["hip"], f"{where}.hip")
+
+
+def _macro(reader: _Reader, node: yaml.Node, where: str) -> str:
+    name = reader.name(node, where)
+    if not _MACRO.match(name):
+        raise reader.fail(node, where, f"expected a macro name, got {name!r}")
+    return name
 
 
 def _rule_names() -> tuple[str, ...]:

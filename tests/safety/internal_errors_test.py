@@ -14,6 +14,7 @@ from hipport.findings import Finding
 from hipport.rules import FILE_RULES, Context
 
 CUDA = b"void f(float* p) { cudaFree(p); }\n"
+RUNTIME = b"#include <hip/hip_runtime.h>\n"  # what a host-only .cu file gains
 
 
 def run(*args: str):
@@ -45,8 +46,8 @@ def test_one_files_crash_is_reported_and_the_run_goes_on(tree: Path, monkeypatch
     assert "boom.cu:1:1: HP006 internal error: ZeroDivisionError: simulated bug" in result.stderr
     assert "Traceback" not in result.stderr
     assert (tree / "boom.cu").read_bytes() == CUDA + b"// boom.cu\n"
-    assert (tree / "a.cu").read_bytes().startswith(b"void f(float* p) { hipFree(p); }")
-    assert (tree / "c.cu").read_bytes().startswith(b"void f(float* p) { hipFree(p); }")
+    assert (tree / "a.cu").read_bytes().startswith(RUNTIME + b"void f(float* p) { hipFree(p); }")
+    assert (tree / "c.cu").read_bytes().startswith(RUNTIME + b"void f(float* p) { hipFree(p); }")
     assert "2 files converted, 0 unchanged, 1 failed" in result.stderr
     debug = run(str(tree / "boom.cu"), "--diff", "--debug")
     assert "Traceback (most recent call last)" in debug.stderr and "simulated bug" in debug.stderr
@@ -68,7 +69,8 @@ def test_a_fix_that_would_break_the_parse_is_refused(tree: Path, monkeypatch):
 def test_an_unstable_conversion_is_an_internal_error_and_not_written(tree: Path, monkeypatch):
     def grows(ctx: Context) -> Iterator[Finding]:
         if b"boom" in ctx.data:  # always finds more to do: never a fixed point
-            yield Finding("HP101", "grow", 0, 0, fix=Fix((Edit(0, 0, b" "),)))
+            end = len(ctx.data)  # not where the runtime include goes
+            yield Finding("HP101", "grow", end, end, fix=Fix((Edit(end, end, b" "),)))
     _rule(monkeypatch, grows)
     result = run(str(tree), "--in-place")
     assert result.exit_code == 1
