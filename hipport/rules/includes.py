@@ -62,6 +62,8 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
 
 
 RUNTIME_HEADERS = frozenset({"hip/hip_runtime.h", "hip/hip_runtime_api.h"})
+FULL_RUNTIME = "hip/hip_runtime.h"
+COOPERATIVE_GROUPS = "hip/hip_cooperative_groups.h"
 # nvcc compiles these with an implicit #include <cuda_runtime.h>; headers may
 # have relied on whoever included them (or on that implicit include).
 _CUDA_SOURCES = frozenset({".cu"})
@@ -78,20 +80,33 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
     at = ctx.analysis.include_insertion
     if at is None:
         return
+    finals = sorted(((inc.start, _final_header(ctx, inc.target)) for inc in ctx.analysis.includes))
     why = _needs_runtime(ctx)
-    if why is None:
-        return
-    for inc in ctx.analysis.includes:
-        entry = ctx.table.lookup(inc.target)
-        final = entry.hip if entry is not None and entry.kind == "header" else inc.target
-        if final in RUNTIME_HEADERS or inc.target in RUNTIME_HEADERS:
+    groups = next((start for start, final in finals if final == COOPERATIVE_GROUPS), None)
+    if groups is not None:
+        # HIP 5.x's hip_cooperative_groups.h uses hipBlockDim_z & co. without
+        # including what declares them: hip_runtime.h must come first.
+        if any(final == FULL_RUNTIME and start < groups for start, final in finals) \
+                or at > groups:
             return
+        why = why or "<hip/hip_cooperative_groups.h> (HIP 5.x needs hip_runtime.h before it)"
+    elif why is None or any(final in RUNTIME_HEADERS for _, final in finals):
+        return
     newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
     fix = Fix((Edit(at, at, b"#include <hip/hip_runtime.h>" + newline),),
               title="Include <hip/hip_runtime.h>")
     yield Finding("HP306", f"{why} without a runtime include: #include <hip/hip_runtime.h> "
                   "added (nvcc includes cuda_runtime.h implicitly, hipcc does not)", at, at,
                   fix=fix)
+
+
+def _final_header(ctx: Context, target: str) -> str:
+    """The header an include names once converted."""
+    entry = ctx.table.lookup(target)
+    if entry is not None and entry.kind == "header" and entry.hip is not None \
+            and entry.status.converts:
+        return entry.hip
+    return target
 
 
 def _needs_runtime(ctx: Context) -> str | None:

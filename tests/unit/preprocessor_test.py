@@ -48,6 +48,37 @@ def test_runtime_include_not_added(name: str | None, text: str):
     assert "HP306" not in {f.code for f in result.findings}
 
 
+KERNEL = "__global__ void k(float* x) { x[threadIdx.x] = 1; }\n"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # HIP 5.x's hip_cooperative_groups.h needs hip_runtime.h before it:
+    # hip_runtime_api.h is not enough, nor a hip_runtime.h after it.
+    ("#include <cuda_runtime_api.h>\n#include <cooperative_groups.h>\n" + KERNEL,
+     RUNTIME + "#include <hip/hip_runtime_api.h>\n#include <hip/hip_cooperative_groups.h>\n"
+     + KERNEL),
+    ("#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n" + KERNEL,
+     RUNTIME + "#include <hip/hip_cooperative_groups.h>\n" + RUNTIME + KERNEL),
+    ("#pragma once\n#include <cooperative_groups.h>\nint f();\n",
+     "#pragma once\n" + RUNTIME + "#include <hip/hip_cooperative_groups.h>\nint f();\n"),
+])
+def test_runtime_include_before_cooperative_groups(text: str, expected: str):
+    result = convert_source(text, name="k.cu")
+    assert result.output.decode() == expected
+    assert "HP306" in {f.code for f in result.findings}
+
+
+@pytest.mark.parametrize("text", [
+    # The runtime comes first already.
+    "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n" + KERNEL,
+    "#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n" + KERNEL,
+])
+def test_cooperative_groups_after_the_runtime_unchanged(text: str):
+    result = convert_source(text, name="k.cu")
+    assert result.output.decode().count("hip/hip_runtime.h") == 1
+    assert "HP306" not in {f.code for f in result.findings}
+
+
 # ------------------------------------------------------------ include guards --
 @pytest.mark.parametrize(("before", "after"), [
     ("#ifdef __DRIVER_TYPES_H__\n", "#ifdef HIP_INCLUDE_HIP_DRIVER_TYPES_H\n"),
