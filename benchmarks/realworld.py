@@ -43,6 +43,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -230,15 +231,47 @@ def nvcc_command(unit: Unit, root: Path, cuda_includes: Sequence[Path]) -> list[
     return cmd + [str(tu)]
 
 
-def hip_command(unit: Unit, root: Path, oracle: Oracle) -> list[str]:
+def hip_command(unit: Unit, root: Path, oracle: Oracle, syntax_only: bool = False) -> list[str]:
     tu = root / unit.path
-    cmd = [oracle.hipcc, "--offload-arch=gfx90a"]
+    cmd = [oracle.hipcc, "--offload-arch=gfx90a"] + (["-fsyntax-only"] if syntax_only else [])
     cmd += ["-std=c++17"] if unit.lang == "cu" else []
     cmd += [*oracle.include_args, *include_dirs(root, tu), "-c"]
     # A C file is host code: the HIP headers need the platform (CMake's hip::host sets it).
     cmd += ["-x", "hip"] if unit.lang == "cu" else ["-x", "c", "-D__HIP_PLATFORM_AMD__",
                                                       "-Werror=implicit-function-declaration"]
     return cmd + [str(tu)]
+
+
+INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^">]+)[">]', re.MULTILINE)
+
+
+def closure_digest(root: Path, tu: Path, salt: str) -> str:
+    """Digest of the TU and every file of ``root`` it may include (conditions ignored).
+
+    Two runs whose converted TU and local headers are the same bytes get the same
+    compiler answer, so the second one is taken from the cache.
+    """
+    dirs = [Path(a[2:]) for a in include_dirs(root, tu)]
+    seen: dict[Path, bytes] = {}
+    todo = [tu]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen[path] = data = path.read_bytes()
+        for m in INCLUDE.finditer(data):
+            name = m.group(2).decode(errors="replace")
+            where = ([path.parent] if m.group(1) == b'"' else []) + dirs
+            for d in where:
+                cand = d / name
+                if cand.is_file() and root in cand.resolve().parents:
+                    todo.append(cand.resolve())
+                    break
+    h = hashlib.sha256(salt.encode())
+    for path in sorted(seen):
+        h.update(b"\0" + path.relative_to(root.resolve()).as_posix().encode() + b"\0")
+        h.update(seen[path])
+    return h.hexdigest()
 
 
 def digest(path: Path, cmd: Sequence[str]) -> str:
@@ -248,7 +281,7 @@ def digest(path: Path, cmd: Sequence[str]) -> str:
 
 
 def check_originals(units: list[Unit], corpus: Path, cuda_includes: Sequence[Path],
-                    cache_path: Path, jobs: int) -> None:
+                    cache_path: Path, jobs: int, compile_missing: bool = True) -> None:
     cache: dict[str, dict[str, Any]] = {}
     if cache_path.is_file():
         cache = json.loads(cache_path.read_text())
@@ -261,15 +294,31 @@ def check_originals(units: list[Unit], corpus: Path, cuda_includes: Sequence[Pat
         else:
             todo.append((unit, cmd, key))
     progress("nvcc", len(units) - len(todo), len(units))
+    if not compile_missing:
+        return
+
+    cache_path.parent.mkdir(parents=True, exist_ok=True)
+    lock = threading.Lock()
 
     def work(item: tuple[Unit, list[str], str]) -> None:
         unit, cmd, key = item
         unit.nvcc = run_compile(cmd, dict(os.environ), corpus / unit.repo, unit.path)
-        cache[key] = asdict(unit.nvcc)
+        with lock:  # saved as it goes: an interrupted run keeps what it compiled
+            cache[key] = asdict(unit.nvcc)
+            save_merged(cache_path, cache)
 
     run_pool(work, todo, jobs, "nvcc")
-    cache_path.parent.mkdir(parents=True, exist_ok=True)
-    cache_path.write_text(json.dumps(cache, indent=0, sort_keys=True))
+
+
+def save_merged(path: Path, cache: dict[str, dict[str, Any]]) -> None:
+    try:
+        on_disk: dict[str, dict[str, Any]] = json.loads(path.read_text())
+    except (OSError, ValueError):
+        on_disk = {}
+    cache.update({k: v for k, v in on_disk.items() if k not in cache})
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(cache, indent=0, sort_keys=True))
+    tmp.replace(path)
 
 
 def run_pool(work: Any, items: Sequence[Any], jobs: int, label: str) -> None:
@@ -324,7 +373,7 @@ def find_oracles(wanted: Sequence[str], rocm_version_flag: bool) -> list[Oracle]
 # ---------------------------------------------------------- converting --
 def hipport_help(env: dict[str, str]) -> str:
     proc = subprocess.run([sys.executable, "-m", "hipport", "convert", "--help"], env=env,
-                          capture_output=True, text=True, check=False)
+                          cwd=env["PYTHONPATH"], capture_output=True, text=True, check=False)
     return proc.stdout
 
 
@@ -338,7 +387,9 @@ def convert(corpus: Path, repos: Iterable[str], out: Path, oracle: Oracle,
         cmd = [sys.executable, "-m", "hipport", "convert", str(corpus / repo), "-o", str(target),
                "--force", "--no-cache", "-q", "-j", str(jobs), *oracle.convert_args]
         start = time.monotonic()
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        # cwd: `python -m` puts the current folder first on sys.path, ahead of PYTHONPATH.
+        proc = subprocess.run(cmd, env=env, cwd=env["PYTHONPATH"], capture_output=True,
+                              text=True, check=False)
         summary = [s for s in (proc.stdout + proc.stderr).splitlines() if s.strip()]
         results[repo] = {"exit": proc.returncode, "seconds": round(time.monotonic() - start, 1),
                          "summary": summary[-1] if summary else "", "args": cmd[3:]}
@@ -361,7 +412,7 @@ def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
              f"{len(units)} translation units in {len({(u.repo, u.program) for u in units})} "
              f"programs from {len({u.repo for u in units})} repositories; "
              f"{len(valid)} compile with nvcc (the originals that count). "
-             f"Compile: `hipcc --offload-arch=gfx90a -std=c++17 -c`. "
+             f"Compile: `hipcc --offload-arch=gfx90a -std=c++17 {data.get('hip_mode', '-c')}`. "
              f"Run took {data['seconds'] / 60:.1f} min.", ""]
     head = "| repository | TUs | nvcc ok | " + " | ".join(oracles) + " |"
     lines += [head, "|---" * (3 + len(oracles)) + "|"]
@@ -442,6 +493,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", help="regex over REPO/PATH of the TUs to keep")
     parser.add_argument("--all", action="store_true",
                         help="also compile converted TUs whose original fails with nvcc")
+    parser.add_argument("--syntax-only", action="store_true",
+                        help="hipcc -fsyntax-only instead of -c (faster; no device code "
+                             "generation, so inline assembly goes unchecked)")
+    parser.add_argument("--no-nvcc", action="store_true",
+                        help="compile no original: take nvcc results from the cache, and "
+                             "compile the converted TUs of the others too")
+    parser.add_argument("--summarize", action="store_true",
+                        help="only rewrite OUT's summary (nvcc results the run lacked come "
+                             "from the cache)")
     parser.add_argument("--baseline", type=Path, help="an earlier results JSON to compare with")
     args = parser.parse_args(argv)
 
@@ -465,8 +525,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"[corpus] {len(units)} TUs; hipport {checkout} ({rev}); oracles "
           f"{', '.join(o.name for o in oracles)}", file=sys.stderr)
 
-    check_originals(units, corpus, cuda_includes, args.out.parent / "nvcc-cache.json",
-                    args.jobs)
+    nvcc_cache = args.out.parent / "nvcc-cache.json"
+    if args.summarize:
+        saved = json.loads(args.out.read_text())
+        old_units = [unit_from(u) for u in saved["units"]]
+        check_originals(old_units, corpus, cuda_includes, nvcc_cache, args.jobs, False)
+        saved["units"] = [asdict(u) for u in old_units]
+        return write_results(args.out, saved, args.baseline)
+    check_originals(units, corpus, cuda_includes, nvcc_cache, args.jobs, not args.no_nvcc)
     work = (args.work or Path(tempfile.gettempdir()) / f"hipport-corpus-{args.out.stem}")
     work = work.resolve()
     repos = sorted({u.repo for u in units})
@@ -476,34 +542,58 @@ def main(argv: Sequence[str] | None = None) -> int:
     for unit in units:
         for o in oracles:
             unit.hip[o.name] = None
-            if args.all or (unit.nvcc is not None and unit.nvcc.ok):
+            if args.all or unit.nvcc is None or unit.nvcc.ok:
                 jobs.append((unit, o))
 
+    hip_cache_path = args.out.parent / "hip-cache.json"
+    hip_cache: dict[str, dict[str, Any]] = (
+        json.loads(hip_cache_path.read_text()) if hip_cache_path.is_file() else {})
+    lock = threading.Lock()
+    reused = 0
+
     def work_one(item: tuple[Unit, Oracle]) -> None:
+        nonlocal reused
         unit, o = item
-        root = work / o.name / unit.repo
+        root = (work / o.name / unit.repo).resolve()
         if not (root / unit.path).is_file():
             unit.hip[o.name] = Compile(False, 0.0, first_error="no converted file",
                                        error_class="conversion failed")
             return
+        cmd = hip_command(unit, root, o, args.syntax_only)
+        salt = "|".join([o.name, o.hipcc, *o.include_args, *(
+            a for a in cmd if a.startswith("-") and not a.startswith("-I"))])
+        key = closure_digest(root, root / unit.path, salt)
+        if key in hip_cache:
+            unit.hip[o.name] = Compile(**hip_cache[key])
+            reused += 1
+            return
         hip_env = dict(os.environ, HIP_PLATFORM="amd")
-        unit.hip[o.name] = run_compile(hip_command(unit, root, o), hip_env, root, unit.path)
+        unit.hip[o.name] = result = run_compile(cmd, hip_env, root, unit.path)
+        with lock:  # saved as it goes; merged with what a concurrent run saved
+            hip_cache[key] = asdict(result)
+            save_merged(hip_cache_path, hip_cache)
 
     run_pool(work_one, jobs, args.jobs, "hipcc")
+    progress("hipcc results reused from hip-cache.json", reused, len(jobs))
     data: dict[str, Any] = {
         "schema": "hipport-corpus/1",
         "hipport": f"{checkout} ({rev})",
         "oracles": [o.name for o in oracles],
         "convert": conversions,
         "cuda_includes": [str(d) for d in cuda_includes],
+        "hip_mode": "-fsyntax-only" if args.syntax_only else "-c",
         "seconds": round(time.monotonic() - start, 1),
         "units": [asdict(u) for u in units],
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=1))
-    baseline = json.loads(args.baseline.read_text()) if args.baseline else None
+    return write_results(args.out, data, args.baseline)
+
+
+def write_results(out: Path, data: dict[str, Any], baseline_path: Path | None) -> int:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1))
+    baseline = json.loads(baseline_path.read_text()) if baseline_path else None
     summary = markdown(data, baseline)
-    args.out.with_suffix(".md").write_text(summary + "\n")
+    out.with_suffix(".md").write_text(summary + "\n")
     print(summary)
     return 0
 

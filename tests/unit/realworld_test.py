@@ -90,3 +90,22 @@ def test_markdown_counts_only_valid_originals_and_compares() -> None:
     assert "| **all** | 3 | 2 | 1/2 (50 %) |" in text
     assert "| hip-5.2 | 0 | 1 | 1 | 0 |" in text
     assert "| 1 | unknown type name | `T` | no | r/b.cu |" in text
+
+
+def test_closure_digest_follows_local_includes_only(tmp_path: Path) -> None:
+    from benchmarks.realworld import closure_digest
+
+    root = tmp_path.resolve()
+    (root / "utils").mkdir()
+    (root / "p").mkdir()
+    tu = root / "p" / "x.cu"
+    tu.write_text('#include "helper.h"\n#include <hip/hip_runtime.h>\nint main() {}\n')
+    (root / "utils" / "helper.h").write_text('#include "inner.h"\n')
+    (root / "utils" / "inner.h").write_text("int a;\n")
+    (root / "p" / "other.h").write_text("int b;\n")
+    first = closure_digest(root, tu, "hip-5.2")
+    (root / "p" / "other.h").write_text("int c;\n")        # not included: same digest
+    assert closure_digest(root, tu, "hip-5.2") == first
+    assert closure_digest(root, tu, "rocm-6.4") != first   # another compiler
+    (root / "utils" / "inner.h").write_text("int d;\n")    # included twice removed
+    assert closure_digest(root, tu, "hip-5.2") != first
