@@ -502,6 +502,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--summarize", action="store_true",
                         help="only rewrite OUT's summary (nvcc results the run lacked come "
                              "from the cache)")
+    parser.add_argument("--reverse", action="store_true",
+                        help="compile in reverse order: two runs started together (two "
+                             "checkouts) share hip-cache.json and meet in the middle")
     parser.add_argument("--baseline", type=Path, help="an earlier results JSON to compare with")
     args = parser.parse_args(argv)
 
@@ -573,7 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             hip_cache[key] = asdict(result)
             save_merged(hip_cache_path, hip_cache)
 
-    run_pool(work_one, jobs, args.jobs, "hipcc")
+    run_pool(work_one, jobs[::-1] if args.reverse else jobs, args.jobs, "hipcc")
     progress("hipcc results reused from hip-cache.json", reused, len(jobs))
     data: dict[str, Any] = {
         "schema": "hipport-corpus/1",
