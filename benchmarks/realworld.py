@@ -29,8 +29,10 @@ CUDA) the script
 
 It writes OUT (JSON) and OUT with ``.md`` (the summary: counts per oracle and
 per repository, programs whose every TU compiles, the top failure classes
-with an example each, and with ``--baseline`` what changed).  On 2 cores a
-cold run of the 320-TU corpus takes about 25 minutes (nvcc cached: about 15).
+with an example each, and with ``--baseline`` what changed).  Answers are
+cached beside OUT (nvcc-cache.json, hip-cache.json), so a run of another
+checkout compiles only the TUs whose converted text changed; docs/corpus.md
+gives the figures and the time.
 """
 from __future__ import annotations
 
