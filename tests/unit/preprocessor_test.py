@@ -254,3 +254,13 @@ def test_bad_cuda_version_is_a_clear_error(value: str, message: str):
     assert "--assume-cuda-version" in result.output + result.stderr
     assert message in result.output + result.stderr
     assert "Traceback" not in result.output + result.stderr
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Declares threadIdx & co.: hip_runtime.h does, once.
+    ('#include "cuda_runtime.h"\n#include "device_launch_parameters.h"\n' + KERNEL,
+     '#include "hip/hip_runtime.h"\n' + KERNEL),
+    ("#include <device_launch_parameters.h>\n" + KERNEL, RUNTIME + KERNEL),
+])
+def test_device_launch_parameters_becomes_the_runtime(text: str, expected: str):
+    assert convert_source(text, name="k.cu").output.decode() == expected
