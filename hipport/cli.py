@@ -18,7 +18,7 @@ from hipport.commands.help import HelpfulGroup, SectionedCommand
 from hipport.errors import HipportError
 from hipport.output import FORMATS as OUTPUT_FORMATS
 from hipport.output.style import COLOR_CHOICES
-from hipport.settings import LAUNCH_SYNTAXES
+from hipport.settings import LAUNCH_SYNTAXES, STRATEGIES
 from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
 
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -205,6 +205,13 @@ def cli(ctx: click.Context) -> None:
               help="AMD GPU targets written into converted build files "
               "(default: gfx90a;gfx942).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="rewrite", show_default=True,
+              help="rewrite: CUDA names become HIP names; compat: keep the CUDA code and "
+              "generate a header that maps it for an AMD build.")
+@click.option("--compat-header", metavar="PATH", help="compat: the generated header, relative "
+              "to the folder converted (default: hip_compat.h).")
+@click.option("--compat-macro", metavar="NAME", help="compat: the macro that selects the AMD "
+              "build (default: __HIP_PLATFORM_AMD__, or hipcc's __HIP__).")
 @_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
@@ -212,7 +219,8 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
             rules: Sequence[Path], strict: bool, jobs: int, quiet: bool, verbose: bool,
             show_fixes: bool, output_format: str, statistics: bool, color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
-            debug: bool, front_end: Any) -> None:
+            debug: bool, strategy: str, compat_header: str | None, compat_macro: str | None,
+            front_end: Any) -> None:
     """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
     Makefiles) to HIP: into a mirror (-o DIR), in place, or as a diff."""
     from hipport.commands.convert import ConvertRequest, run_convert
@@ -225,7 +233,8 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
         verbose=verbose, fast=fast, debug=debug, build_files=not no_build_files,
         offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
         output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
-        prune=prune,
+        prune=prune, strategy=strategy, compat_header=compat_header or "",
+        compat_macro=compat_macro or "",
     )
     raise SystemExit(run_convert(request))
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from hipport.table.versions import DEFAULT_TARGET
 
 LAUNCH_SYNTAXES = ("keep", "hip")
+STRATEGIES = ("rewrite", "compat")
 
 
 @dataclass(frozen=True)
@@ -15,3 +16,10 @@ class Settings:
     # Target ROCm (docs/rocm-versions.md); None: no version checks at all.
     rocm_version: tuple[int, ...] | None = DEFAULT_TARGET
     stability_check: bool = True  # convert the output again; a change is an internal error
+    # "rewrite": CUDA names become HIP names; "compat": the code stays CUDA and
+    # a generated header maps it for the AMD build (hipport.compat, issue 17).
+    strategy: str = "rewrite"
+    # compat: the header's path (absolute once planned; "" before) and the
+    # macro that selects the AMD build ("": __HIP_PLATFORM_AMD__ / __HIP__).
+    compat_header: str = ""
+    compat_macro: str = ""
