@@ -340,9 +340,10 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
              epilog=helptext.CHECK_EPILOG,
              short_help="Fail on new CUDA-only code (pre-commit, CI); writes nothing.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--policy", type=click.Choice(["no-unmapped", "hip-only"]),
+@click.option("--policy", type=click.Choice(["no-unmapped", "hip-only", "compat"]),
               help="no-unmapped (default): fail on CUDA APIs without a HIP equivalent; "
-              "hip-only: fail on any CUDA reference.")
+              "hip-only: fail on any CUDA reference; compat: fail on a CUDA name the compat "
+              "header does not map.")
 @click.option("--fail-on", multiple=True, metavar="CODES",
               help="Codes or prefixes that fail (e.g. HP9,HP502); replaces the policy's set.")
 @click.option("--ignore", multiple=True, metavar="CODES",
@@ -357,6 +358,8 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
               help="Record the current violations as known (exit 0).")
 @click.option("--report-unused-suppressions", is_flag=True,
               help="Fail on `// hipport: ignore` comments that suppress nothing.")
+@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header "
+              "(default: hip_compat.h in the folder checked).")
 @_with(_findings_options("text", "Count the violations per code instead of listing them."))
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
@@ -375,7 +378,7 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
           output_format: str, statistics: bool, color: str, config: Path | None,
           include: Sequence[str], exclude: Sequence[str], rules: Sequence[str],
           rocm_version: str | None, jobs: int, quiet: bool, no_build_files: bool, debug: bool,
-          front_end: Any) -> None:
+          compat_header: str | None, front_end: Any) -> None:
     """Fail (exit 1) when PATHS add CUDA code the policy forbids; for
     pre-commit hooks and CI.  Reads files, writes nothing (but the baseline)."""
     from hipport.check.session import CheckRequest
@@ -389,7 +392,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
         Selection(tuple(include), tuple(exclude), build_files=not no_build_files),
         tuple(rules),
         # Nothing is written: the second conversion pass that guards writes is skipped.
-        build_settings(rocm_version=rocm_version, fast=True), jobs, debug, front_end),
+        build_settings(rocm_version=rocm_version, fast=True), jobs, debug, front_end,
+        compat_header or ""),
         output_format, quiet, statistics, color))
 
 
