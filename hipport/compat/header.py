@@ -112,7 +112,10 @@ def _mapping_lines(entry: Mapping) -> tuple[list[str], str | None]:
 
 
 def _include_lines(entry: Mapping) -> list[str]:
-    line_of = {id(alt): (f"#include <{alt.hip}>  {trace(entry)}" if alt.hip != RUNTIME
+    # One header for every translation unit: a library that is not installed
+    # must not break the ones that do not use it (they fail where they do).
+    line_of = {id(alt): (f"#if __has_include(<{alt.hip}>)\n#include <{alt.hip}>  "
+                         f"{trace(entry)}\n#endif" if alt.hip != RUNTIME
                          else f"{trace(entry)} /* -> <{RUNTIME}>, included above */")
                for _, alt in _alternatives(entry) if alt.hip}
     if not line_of:

@@ -92,8 +92,11 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
             return Finding("HP003", "the compat edit would not parse; file left unchanged", 0, 0)
         return None
 
-    return apply_findings(data, findings, settings, verify, frozenset(first.analysis.declared),
-                          covered=frozenset(covered_ids))
+    result = apply_findings(data, findings, settings, verify,
+                            frozenset(first.analysis.declared), covered=frozenset(covered_ids))
+    # Only whole lines are added: "changed lines" are the lines a diff adds.
+    added = result.output.count(b"\n") - data.count(b"\n")
+    return replace(result, stats=replace(result.stats, changed_lines=max(added, 0)))
 
 
 def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings: Settings,

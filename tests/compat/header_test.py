@@ -82,8 +82,9 @@ def test_versioned_entries_get_hip_version_alternatives():
     header = TABLE.lookup("cuda_gl_interop.h")  # hip_gl_interop.h from 5.7, older: runtime_api
     assert header is not None and header.older is not None
     text = render(Uses({header.cuda: header})).decode()
-    assert ("#if HIP_VERSION >= 50700000\n#include <hip/hip_gl_interop.h>  "
-            "/* mappings/headers.yaml: cuda_gl_interop.h */\n#else\n"
+    assert ("#if HIP_VERSION >= 50700000\n#if __has_include(<hip/hip_gl_interop.h>)\n"
+            "#include <hip/hip_gl_interop.h>  /* mappings/headers.yaml: cuda_gl_interop.h */\n"
+            "#endif\n#else\n#if __has_include(<hip/hip_runtime_api.h>)\n"
             "#include <hip/hip_runtime_api.h>") in text
     assert hip_version("6.2") == 60200000
 

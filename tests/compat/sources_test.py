@@ -21,6 +21,11 @@ def test_include_goes_before_the_first_cuda_include_and_they_are_wrapped():
         "void f(void *p) { cudaFree(p); }\n")
 
 
+def test_changed_lines_are_the_lines_added():
+    source = "#include <cuda_runtime.h>\nvoid f(void *p) { cudaFree(p); }\n"
+    assert convert_source(source, COMPAT).stats.changed_lines == 3
+
+
 def test_second_run_changes_nothing():
     source = "#include <cuda_runtime.h>\n__global__ void k(int *p) { p[0] = 1; }\n"
     once = compat(source)
@@ -43,7 +48,7 @@ def test_names_are_not_rewritten_but_count_as_converted():
     result = convert_source("void f(void *p) { cudaFree(p); }\n", COMPAT)
     assert b"cudaFree(p)" in result.output and b"hipFree" not in result.output
     assert result.stats.refs_converted == 1 and result.stats.refs_unconverted == 0
-    assert result.stats.changed_lines == 1  # only the include line counts... as an insertion
+    assert result.stats.changed_lines == 1  # the include line, added
 
 
 def test_kernel_file_without_includes_gets_the_header_at_the_top():
