@@ -78,7 +78,11 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
     first = collect_findings(data, backend, table, settings, path)
     first.findings = [as_rename(f, data, settings) or f for f in first.findings]
     covered = [f for f in first.findings if covers(f, settings)]
-    findings = [replace(f, fix=None) if f.fix is not None else f for f in first.findings]
+    # No fix of any rule is applied: the allowed ones are dropped (the header
+    # stands in for renames), the others kept unapplied, so that they still
+    # count as unconverted and show what --unsafe-fixes would map.
+    findings = [replace(f, fix=None) if f.fix is not None and allowed(f.fix, settings) else f
+                for f in first.findings]
     covered_ids = {id(findings[i]) for i, f in enumerate(first.findings)
                    if any(f is c for c in covered)}
     uses_cuda = any(f.cuda_name is not None for f in first.findings) or bool(covered)

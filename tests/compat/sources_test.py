@@ -66,3 +66,12 @@ def test_an_existing_wrap_is_recognised():
     source = ('#include "hip_compat.h"\n#ifndef __HIP_PLATFORM_AMD__\n#include <cuda.h>\n'
               "#endif\nCUresult r;\n")
     assert compat(source) == source
+
+
+def test_a_rename_that_needs_review_stays_unconverted():
+    source = "#if defined(__NVCC__)\nint x;\n#endif\n__global__ void k() {}\n"
+    result = convert_source(source, COMPAT)
+    assert result.stats.refs_unconverted == 1
+    assert b"__NVCC__" in result.output
+    unsafe = convert_source(source, Settings(strategy="compat", unsafe_fixes=True))
+    assert unsafe.stats.refs_unconverted == 0 and b"__NVCC__" in unsafe.output
