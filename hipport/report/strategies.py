@@ -9,7 +9,6 @@ from hipport.codes import CODES
 from hipport.runner import FileResult, Outcome
 
 
-
 @dataclass(frozen=True)
 class StrategyRow:
     strategy: str  # "rewrite" / "compat"
