@@ -140,3 +140,51 @@ def test_compat_case_is_the_same_nvidia_translation_unit(case: Path, tmp_path: P
 def test_a_changed_line_fails_the_comparison():
     assert not _same_apart_from_lines("f(1, 2)", "f(1, 3)", {0, 3})
     assert _same_apart_from_lines('g("k.cu", 67)', 'g("k.cu", 70)', {0, 3})
+
+
+WRAPPERS = """\
+#include <cuda_runtime.h>
+__device__ float table_[4];
+__global__ void k(float *out) {
+    float v = out[threadIdx.x];
+    v += __shfl_down_sync(0xffffffff, v, 1);
+    unsigned long long lanes = __activemask();
+    out[threadIdx.x] = v + (float)(lanes & 1);
+}
+int host(cudaStream_t s) {
+    float x[4] = {0};
+    void *p = 0;
+    size_t n = 0;
+    cudaMemcpyToSymbol(table_, x, sizeof x);
+    cudaMemcpyToSymbolAsync(table_, x, sizeof x, 0, cudaMemcpyHostToDevice, s);
+    cudaMemcpyFromSymbol(x, table_, sizeof x);
+    cudaGetSymbolAddress(&p, table_);
+    cudaGetSymbolSize(&n, table_);
+#if !defined(__HIP_PLATFORM_AMD__) || HIP_VERSION >= 50700000
+    int device = 0;
+    cudaStreamGetDevice(s, &device);  // a HIP name from ROCm 5.7 on: under HIP_VERSION
+#endif
+    return (int)n + (p != 0);
+}
+"""
+
+
+def test_function_like_macros_and_versioned_names_compile(tmp_path: Path, hip_oracle):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "wrappers.cu").write_text(WRAPPERS)
+    out = _converted(src, tmp_path)
+    header = (out / "hip_compat.h").read_text()
+    assert "#define cudaGetSymbolAddress(first, symbol, ...)" in header
+    assert "#if HIP_VERSION >= 50700000\n#define cudaStreamGetDevice" in header
+    proc = compile_hip(out / "wrappers.cu", oracle=hip_oracle)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_function_like_macros_keep_the_nvidia_translation_unit(tmp_path: Path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "wrappers.cu").write_text(WRAPPERS)
+    out = _converted(src, tmp_path)
+    assert_same_nvidia_tu(src / "wrappers.cu", out / "wrappers.cu")
