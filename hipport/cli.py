@@ -185,8 +185,9 @@ def cli(ctx: click.Context) -> None:
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Skip files matching GLOB (repeatable).")
 @click.option("--strategy", type=click.Choice(STRATEGIES), default="rewrite", show_default=True,
-              help="rewrite: CUDA becomes HIP; compat: one CUDA code base that also builds "
-              "for AMD (build files get a HIP switch: docs/build-files.md).")
+              help="rewrite: CUDA names become HIP names; compat: keep the CUDA code, "
+              "generate a header that maps it for AMD and give the build files a HIP switch "
+              "(docs/single-source.md).")
 @click.option("--launch-syntax", type=click.Choice(LAUNCH_SYNTAXES), default="keep",
               show_default=True, help="Keep <<<...>>> launches or emit hipLaunchKernelGGL.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
@@ -217,6 +218,10 @@ def cli(ctx: click.Context) -> None:
 @click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
               help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+@click.option("--compat-header", metavar="PATH", help="compat: the generated header, relative "
+              "to the folder converted (default: hip_compat.h).")
+@click.option("--compat-macro", metavar="NAME", help="compat: the macro that selects the AMD "
+              "build (default: __HIP_PLATFORM_AMD__, or hipcc's __HIP__).")
 @_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
@@ -226,6 +231,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
             color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
             verify: bool, hipcc: str | None, hipcc_arg: Sequence[str], debug: bool,
+            compat_header: str | None, compat_macro: str | None,
             front_end: Any) -> None:
     """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
     Makefiles) to HIP: into a mirror (-o DIR), in place, or as a diff."""
@@ -242,6 +248,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
         offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
         output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
         prune=prune, verify=verify, hipcc=hipcc, hipcc_args=tuple(hipcc_arg),
+        compat_header=compat_header or "", compat_macro=compat_macro or "",
     )
     raise SystemExit(run_convert(request))
 
@@ -349,9 +356,10 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
              epilog=helptext.CHECK_EPILOG,
              short_help="Fail on new CUDA-only code (pre-commit, CI); writes nothing.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--policy", type=click.Choice(["no-unmapped", "hip-only"]),
+@click.option("--policy", type=click.Choice(["no-unmapped", "hip-only", "compat"]),
               help="no-unmapped (default): fail on CUDA APIs without a HIP equivalent; "
-              "hip-only: fail on any CUDA reference.")
+              "hip-only: fail on any CUDA reference; compat: fail on a CUDA name the compat "
+              "header does not map.")
 @click.option("--fail-on", multiple=True, metavar="CODES",
               help="Codes or prefixes that fail (e.g. HP9,HP502); replaces the policy's set.")
 @click.option("--ignore", multiple=True, metavar="CODES",
@@ -366,6 +374,8 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
               help="Record the current violations as known (exit 0).")
 @click.option("--report-unused-suppressions", is_flag=True,
               help="Fail on `// hipport: ignore` comments that suppress nothing.")
+@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header "
+              "(default: hip_compat.h in the folder checked).")
 @_with(_findings_options("text", "Count the violations per code instead of listing them."))
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
@@ -385,7 +395,7 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
           output_format: str, statistics: bool, color: str, config: Path | None,
           include: Sequence[str], exclude: Sequence[str], rules: Sequence[str],
           rocm_version: str | None, assume_cuda_version: str | None, jobs: int, quiet: bool,
-          no_build_files: bool, debug: bool,
+          no_build_files: bool, debug: bool, compat_header: str | None,
           front_end: Any) -> None:
     """Fail (exit 1) when PATHS add CUDA code the policy forbids; for
     pre-commit hooks and CI.  Reads files, writes nothing (but the baseline)."""
@@ -401,7 +411,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
         tuple(rules),
         # Nothing is written: the second conversion pass that guards writes is skipped.
         build_settings(rocm_version=rocm_version, fast=True,
-                       assume_cuda_version=assume_cuda_version), jobs, debug, front_end),
+                       assume_cuda_version=assume_cuda_version), jobs, debug, front_end,
+        compat_header or ""),
         output_format, quiet, statistics, color))
 
 

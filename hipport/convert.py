@@ -164,6 +164,10 @@ def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: 
     if is_probably_binary(data):
         finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
         return apply_findings(data, [finding], settings)
+    if settings.strategy == "compat":
+        from hipport.compat.sources import convert_compat
+
+        return convert_compat(data, backend, table, settings, path)
     first = collect_findings(data, backend, table, settings, path)
     verify = SourceVerifier(data, first, backend, table, settings)
     return apply_findings(data, first.findings, settings, verify,
@@ -172,7 +176,8 @@ def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: 
 
 def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
                    verify: Verifier | None = None,
-                   declared: frozenset[str] = frozenset()) -> ConversionResult:
+                   declared: frozenset[str] = frozenset(),
+                   covered: frozenset[int] = frozenset()) -> ConversionResult:
     """Apply the allowed fixes of ``findings`` to ``data`` and build the result.
 
     ``verify(output, had_skips, applied_edits)`` may veto the output with a finding, in which
@@ -194,8 +199,8 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
         problem = verify(output, bool(applied.skipped), edits)
         if problem is not None:
             findings.append(problem)
-            output, applied_ids = data, set()
-    return _result(data, output, LineIndex(data), findings, applied_ids, declared)
+            output, applied_ids, covered = data, set(), frozenset()
+    return _result(data, output, LineIndex(data), findings, applied_ids | covered, declared)
 
 
 def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding],
@@ -203,7 +208,7 @@ def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding
     changed_lines: set[int] = set()
     located: list[LocatedFinding] = []
     for f in sorted(findings, key=lambda f: (f.start, f.end, f.code)):
-        applied = f.fix is not None and id(f.fix) in applied_ids
+        applied = (f.fix is not None and id(f.fix) in applied_ids) or id(f) in applied_ids
         if applied and f.fix is not None:
             for e in f.fix.edits:
                 first = index.line_of(e.start)

@@ -8,11 +8,13 @@
 builds settings or starts workers on its own."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
+from hipport.compat import DEFAULT_HEADER
+from hipport.compat.tree import HeaderPlace, finish, locate
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
@@ -87,6 +89,7 @@ class Plan:
     jobs: tuple[Job, ...]
     skipped: tuple[Skipped, ...]
     options: RunOptions
+    compat: HeaderPlace | None = None  # --strategy compat: the header
 
     @property
     def workers(self) -> int:
@@ -133,11 +136,30 @@ def plan(request: Request) -> Plan:
         _check_backup_names(jobs, request.backup, request.selection)
     if out is not None:
         _check_output_folders(jobs, out)
-    options = RunOptions(request.mode, request.settings, request.rules, backend, backend_options,
+    settings, compat = request.settings, None
+    if settings.strategy == "compat":
+        header = locate(settings.compat_header or DEFAULT_HEADER, roots)
+        settings = replace(settings, compat_header=str(header))
+        jobs = [job for job in jobs if job.source.resolve() != header]
+        compat = _header_place(header, roots, request.mode, out, len(request.paths) > 1)
+    options = RunOptions(request.mode, settings, request.rules, backend, backend_options,
                          debug=request.debug, offload_arch=request.offload_arch,
                          cache=request.cache, backup=request.backup, force=request.force,
                          output=out)
-    return Plan(request, tuple(jobs), tuple(skipped), options)
+    return Plan(request, tuple(jobs), tuple(skipped), options, compat)
+
+
+def _header_place(header: Path, roots: list[Path], mode: Mode, out: Path | None,
+                  several: bool) -> HeaderPlace:
+    target: Path | None = None
+    if mode is Mode.IN_PLACE:
+        target = header
+    elif mode is Mode.MIRROR and out is not None:
+        if not header.is_relative_to(roots[0]):
+            raise UsageError(f"--compat-header {shown_path(header)} is outside the tree; with "
+                             "-o DIR it must be inside the folder converted")
+        target = out / (roots[0].name if several else "") / header.relative_to(roots[0])
+    return HeaderPlace(header, target, display_path(header))
 
 
 def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) -> Run:
@@ -157,7 +179,14 @@ def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) 
             if observe is not None:
                 observe(result)
             results.append(result)
-    return Run(planned, drop_project_declared(results), notices)
+        results = drop_project_declared(results)
+        if planned.compat is not None:
+            from hipport.table import load_table
+
+            settings = planned.options.settings
+            results = finish(results, load_table(request.rules), planned.compat, request.mode,
+                             settings.compat_macro, settings.assume_cuda_version)
+    return Run(planned, results, notices)
 
 
 def run(request: Request, observe: Callable[[FileResult], None] | None = None) -> Run:

@@ -24,6 +24,10 @@ class Settings:
     # in #if conditions are resolved for it (docs/preprocessor.md).
     assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION
 
+    # compat: the header's path (absolute once planned; "" before) and the
+    # macro that selects the AMD build ("": __HIP_PLATFORM_AMD__ / __HIP__).
+    compat_header: str = ""
+    compat_macro: str = ""
 
 def parse_cuda_version(text: str) -> tuple[int, int]:
     """``--assume-cuda-version X.Y``: a ValueError that says why when it is not

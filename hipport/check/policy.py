@@ -4,6 +4,8 @@
 ledger codes) and on hazards of severity error: the tree may still be CUDA,
 but nothing may be added that has no way to HIP.  `hip-only` fails on every
 CUDA reference, converted or not, because the tree is meant to be HIP already.
+`compat` fails on a CUDA name the code uses that the compat header
+(`convert --strategy compat`) does not map yet (HP311).
 
 `fail-on` replaces the policy's selection with code prefixes (`"HP9"` selects
 HP900-HP999); `ignore` removes prefixes from whatever was selected."""
@@ -24,6 +26,7 @@ from hipport.suggest import did_you_mean
 class Policy(enum.Enum):
     NO_UNMAPPED = "no-unmapped"
     HIP_ONLY = "hip-only"
+    COMPAT = "compat"  # single source: every CUDA name used is in the compat header
 
 
 POLICIES = tuple(p.value for p in Policy)
@@ -37,6 +40,8 @@ def default_selects(policy: Policy, code: str) -> bool:
         return False
     if known.category is Category.HAZARD and known.severity is Severity.ERROR:
         return True
+    if policy is Policy.COMPAT:
+        return code == "HP311" or known.effect is FileEffect.SKIPPED
     if policy is Policy.HIP_ONLY:
         # A file hipport could not read may hold CUDA: a HIP-only tree cannot pass it.
         return known.reference or known.effect is FileEffect.SKIPPED

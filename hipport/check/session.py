@@ -28,6 +28,7 @@ from hipport.check.policy import (
     parse_prefixes,
 )
 from hipport.check.unused import unused_suppressions
+from hipport.compat import DEFAULT_HEADER
 from hipport.config import load_config
 from hipport.files import Selection, Skipped
 from hipport.outputs import output_target
@@ -60,6 +61,7 @@ class CheckRequest:
     jobs: int = 0
     debug: bool = False
     front_end: FrontEnd = FrontEnd()
+    compat_header: str = ""  # --policy compat: the header (default hip_compat.h)
 
 
 @dataclass
@@ -94,7 +96,12 @@ def run_check(req: CheckRequest) -> CheckRun:
     run = CheckRun(failing, change, old)
     if not targets:
         return run
-    planned = plan(Request(tuple(targets), Mode.DRY_RUN, req.settings, req.selection,
+    settings = req.settings
+    if failing.policy is Policy.COMPAT:  # the header is found from where the check starts
+        folder = start if start.is_dir() else start.parent
+        settings = replace(settings, strategy="compat",
+                           compat_header=str(folder / (req.compat_header or DEFAULT_HEADER)))
+    planned = plan(Request(tuple(targets), Mode.DRY_RUN, settings, req.selection,
                            req.front_end, req.rules, req.jobs,
                            in_process_up_to=IN_PROCESS_LIMIT, debug=req.debug))
     run.skipped = planned.skipped

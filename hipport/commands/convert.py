@@ -1,8 +1,9 @@
 """`hipport convert`: choose files, run the conversion, write, summarise."""
 from __future__ import annotations
 
+import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -56,6 +57,14 @@ class ConvertRequest:
     verify: bool = False  # then compile the converted translation units with hipcc
     hipcc: str | None = None
     hipcc_args: tuple[str, ...] = ()
+    compat_header: str = ""
+    compat_macro: str = ""
+
+
+def compat_macro(name: str) -> str:
+    if name and not re.fullmatch(r"[A-Za-z_]\w*", name):
+        raise UsageError(f"--compat-macro: {name!r} is not a macro name")
+    return name
 
 
 def _mode(req: ConvertRequest) -> Mode:
@@ -90,10 +99,12 @@ def _validate(req: ConvertRequest, mode: Mode) -> None:
 def run_convert(req: ConvertRequest) -> int:
     mode = _mode(req)
     _validate(req, mode)
+    settings = replace(build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version,
+                                      req.fast, req.assume_cuda_version, req.strategy),
+                       compat_header=req.compat_header,
+                       compat_macro=compat_macro(req.compat_macro))
     request = Request(
-        tuple(req.paths), mode,
-        build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast,
-                       req.assume_cuda_version, req.strategy),
+        tuple(req.paths), mode, settings,
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
         req.rules, req.jobs, cache=req.cache, debug=req.debug, output=req.output,
         force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch))
@@ -157,6 +168,8 @@ def _stale(planned: Plan, req: ConvertRequest) -> None:
     if out is None or not all(p.is_dir() for p in req.paths):
         return
     stale = stale_outputs(out, [p.resolve() for p in req.paths])
+    if planned.compat is not None:  # the generated header has no source, by design
+        stale = [p for p in stale if p != planned.compat.target]
     if not stale:
         return
     if req.prune:

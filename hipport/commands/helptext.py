@@ -16,8 +16,9 @@ CONVERT_SECTIONS = {
     "Output (default: a dry run that lists findings and writes nothing)": (
         "output", "in_place", "backup", "diff", "force", "prune"),
     "Selection": ("include", "exclude"),
-    "Conversion": ("strategy", "launch_syntax", "unsafe_fixes", "rocm_version",
-                   "assume_cuda_version", "rules", "strict", "fast"),
+    "Conversion": ("launch_syntax", "unsafe_fixes", "rocm_version", "assume_cuda_version",
+                   "rules", "strict", "fast"),
+    "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
     "Verify (compile the result)": ("verify", "hipcc", "hipcc_arg"),
     "Semantic mode": SEMANTIC,
@@ -33,6 +34,7 @@ Examples:
   hipport convert src --unsafe-fixes --show-fixes -o out
   hipport convert src -o out --force --prune re-run; remove outputs of deleted sources
   hipport convert src -o out --verify        then compile every converted unit with hipcc
+  hipport convert src --strategy compat --in-place   keep CUDA; add hip_compat.h for AMD
 
 Findings go to stderr (a diff to stdout); json, sarif and github go to stdout.
 [*] marks a finding hipport can fix with --unsafe-fixes.
@@ -44,7 +46,8 @@ Exit codes:
   2  usage or configuration error; nothing was written (or no hipcc for --verify)"""
 
 CHECK_SECTIONS = {
-    "What fails": ("policy", "fail_on", "ignore", "report_unused_suppressions"),
+    "What fails": ("policy", "fail_on", "ignore", "report_unused_suppressions",
+                   "compat_header"),
     "Which lines count": ("staged", "diff_base"),
     "Baseline (known debt)": ("baseline", "no_baseline", "write_baseline"),
     "Selection": ("include", "exclude", "no_build_files", "config", "rules", "rocm_version",
@@ -64,7 +67,8 @@ Examples:
 
 Policies: no-unmapped fails on CUDA APIs hipport leaves unconverted (no HIP
 equivalent, unknown, removed, too new for --rocm-version) and on error
-hazards; hip-only fails on every CUDA reference, converted or not.
+hazards; hip-only fails on every CUDA reference, converted or not; compat
+fails on a CUDA name the compat header (--strategy compat) does not map.
 `hipport explain CODE` says which policies fail on a code; docs/check.md has
 the table.
 

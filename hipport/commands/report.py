@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import io
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
 
 from hipport.commands.common import FrontEnd, build_settings, display_path
 from hipport.commands.progress import progress_bar
+from hipport.compat.header import render as render_header
+from hipport.compat.tree import uses_of
 from hipport.config import load_config
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
@@ -21,8 +23,9 @@ from hipport.pipeline import Request, execute, plan
 from hipport.report import ALIASES, FORMATS, render
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
+from hipport.report.strategies import StrategyRow, strategy_row
 from hipport.report.view import headline
-from hipport.runner import Mode
+from hipport.runner import FileResult, Mode
 from hipport.table import load_table
 
 
@@ -60,6 +63,7 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
         output_target(req.output, "report", req.paths, selection, planned.jobs)
     with progress_bar("analysing", len(planned.jobs), enabled=progress) as advance:
         run = execute(planned, observe=advance)
+    strategies = compare_strategies(req, planned.request, run.results)
     shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}
     if req.rocm_version:
         shown["rocm-version"] = req.rocm_version
@@ -72,7 +76,32 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
         # Named as in the report's file list: no path of the machine that made it.
         paths=[shown_path(Path(p.resolve().name)) for p in req.paths],
         settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}"
-                                 for s in planned.skipped])
+                                 for s in planned.skipped],
+        strategies=strategies)
+
+
+def compare_strategies(req: ReportRequest, request: Request,
+                       rewrite: list[FileResult]) -> tuple[StrategyRow, ...]:
+    """The same files under --strategy compat, for the side-by-side table
+    (the header is measured, never written)."""
+    compat_request = replace(request, settings=replace(request.settings, strategy="compat"),
+                             selection=replace(request.selection, build_files=False))
+    try:
+        planned = plan(compat_request)
+    except UsageError:  # e.g. a hip_compat.h of the project's own
+        return ()
+    results = execute(planned).results
+    header = planned.compat
+    assert header is not None
+    text = render_header(uses_of(results, load_table(req.rules)), "", header.path.name)
+    return (strategy_row("rewrite", [r for r in rewrite if not _build_file(r)]),
+            strategy_row("compat", results, (header.display, text.count(b"\n"))))
+
+
+def _build_file(result: FileResult) -> bool:
+    name = result.display.rsplit("/", 1)[-1]
+    return name == "CMakeLists.txt" or name.endswith(".cmake") or name.startswith(
+        ("Makefile", "makefile", "GNUmakefile")) or name.endswith((".mk", ".make"))
 
 
 # Extensions besides each format's own (``Format.suffix``).

@@ -102,6 +102,17 @@ _CODE_RULES = (
              "directive (`#if CUDART_VERSION >= 11020`) resolved for the CUDA release given by "
              "--assume-cuda-version (default 12.0); the original test is kept in a comment.",
              reference=False),
+    _rewrite("HP310", "compat-header-included", "`--strategy compat`: the generated compat "
+             "header is included and the CUDA toolkit includes are hidden from the AMD build "
+             "(`#if !defined(__HIP_PLATFORM_AMD__)`); the NVIDIA build sees what it saw "
+             "before.", reference=False),
+    Code("HP311", "compat-header-stale", "A CUDA name the code uses is not mapped by the "
+         "compat header (a name added since the header was generated); the AMD build would "
+         "not compile.", Severity.WARNING,
+         "The compat header (`hipport convert --strategy compat`) maps exactly the names the "
+         "tree used when it was generated. `hipport check --policy compat` flags a name used "
+         "since then; re-run `hipport convert --strategy compat --in-place` to regenerate "
+         "the header.", category=Category.CODE_RULE),
 )
 
 _LEDGER = (

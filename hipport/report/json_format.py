@@ -67,6 +67,12 @@ def report_dict(r: Report) -> dict[str, Any]:
         "files": [{"path": f.path, **_exact(f.path), "outcome": f.outcome,
                    **tally_dict(f.tally)} for f in r.files],
         "skipped": list(r.skipped),
+        "strategies": [{
+            "strategy": row.strategy, "files_touched": row.files_touched,
+            "lines_changed": row.lines_changed, "header_lines": row.header_lines,
+            "names_mapped": row.names_mapped, "refs_unconverted": row.refs_unconverted,
+            "unconverted": list(row.unconverted),
+        } for row in r.strategies],
     }
 
 

@@ -12,6 +12,7 @@ from hipport.codes import CODES
 from hipport.findings import LocatedFinding
 from hipport.report.effort import STATUSES, EffortModel
 from hipport.report.ledger import LedgerRow, build_ledger, reference_library
+from hipport.report.strategies import StrategyRow
 from hipport.runner import FileResult, tally
 from hipport.score import FileStats, conversion_rate, counted_reference, is_reference, reuse_rate
 from hipport.table import MappingTable
@@ -143,6 +144,8 @@ class Report:
     findings: tuple[FindingGroup, ...]
     effort: Effort
     skipped: tuple[str, ...] = ()  # "path: reason" for files not read at all
+    # Both strategies side by side (rewrite, compat); empty when not measured.
+    strategies: tuple[StrategyRow, ...] = ()
     version: str = __version__
     schema: str = field(default=SCHEMA_ID)
 
@@ -153,7 +156,8 @@ def _is_open(f: LocatedFinding) -> bool:
 
 def build_report(results: Iterable[FileResult], table: MappingTable, model: EffortModel, *,
                  paths: Iterable[str] = (), settings: Mapping[str, str] | None = None,
-                 skipped: Iterable[str] = ()) -> Report:
+                 skipped: Iterable[str] = (),
+                 strategies: Iterable[StrategyRow] = ()) -> Report:
     results = [r for r in results if r.stats.lines or r.findings]
     run = tally(results)
     skipped = tuple(skipped)
@@ -171,7 +175,7 @@ def build_report(results: Iterable[FileResult], table: MappingTable, model: Effo
         files=files, directories=_directories(files), libraries=_libraries(files, table, ledger),
         ledger=ledger, findings=groups,
         effort=_effort(model, ledger, groups, totals, run.files_converted),
-        skipped=skipped,
+        skipped=skipped, strategies=tuple(strategies),
     )
 
 

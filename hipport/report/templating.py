@@ -17,5 +17,5 @@ def environment(autoescape: bool) -> jinja2.Environment:
         autoescape=autoescape, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
     )
-    env.filters.update(percent=view.percent, days=view.days, md=_md)
+    env.filters.update(percent=view.percent, days=view.days, md=_md, names=view.names)
     return env

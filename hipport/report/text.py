@@ -101,6 +101,18 @@ def render(report: Report, out: TextIO) -> None:
                       f"({', '.join(g.code for g in done)}) {'is' if n == 1 else 'are'} fixed "
                       "by `hipport convert`; --format md or json lists them.", highlight=False)
 
+    if report.strategies:
+        table = _table("Strategies side by side (docs/single-source.md)", "Strategy",
+                       "Files touched", "Lines changed", "Names mapped", "Unconverted refs",
+                       "Left unconverted")
+        for way in report.strategies:
+            table.add_row(way.strategy, str(way.files_touched),
+                          str(way.lines_changed) + (f" ({way.header_lines} in the header)"
+                                                    if way.header_lines else ""),
+                          str(way.names_mapped), str(way.refs_unconverted),
+                          view.names(way.unconverted))
+        console.print(table)
+
     libraries = _table("Libraries", "CUDA library", "ROCm", "Files", "References",
                        "Unconverted", "Conversion")
     for lib in report.libraries:

@@ -57,3 +57,14 @@ def next_steps(report: Report, limit: int = 5) -> list[Step]:
                    g.days, g.locations[0] if g.locations else "", f"hipport explain {g.code}")
               for g in report.findings if g.open and g.days > 0]
     return sorted(steps, key=lambda s: (-s.days, s.what))[:limit]
+
+
+SHOWN_NAMES = 12  # names listed in a cell; the rest are counted
+
+
+def names(items: tuple[str, ...], shown: int = SHOWN_NAMES) -> str:
+    """``a, b, c and 4 more``; "none" when empty."""
+    if not items:
+        return "none"
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more

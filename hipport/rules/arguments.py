@@ -200,6 +200,14 @@ def second_kernel_as_void_pointer(data: bytes, ref: Reference,
     return _cast_argument(data, ref, 1, b"const void*", "HIP takes the kernel as `const void*`")
 
 
+# Calls whose HIP form is another function for one number of arguments (the
+# compat header picks it by counting them: hipport.compat.header).
+OTHER_FUNCTION_FOR_ARITY: dict[str, tuple[int, str]] = {
+    "event-create-with-flags": (2, "hipEventCreateWithFlags"),
+    "graph-instantiate-with-flags": (3, "hipGraphInstantiateWithFlags"),
+}
+
+
 def _with_flags(ref: Reference, arity: int, hip: str) -> ArgumentRewrite:
     if ref.args is not None and len(ref.args) == arity:
         return ArgumentRewrite((), f"the {arity}-argument overload is `{hip}` in HIP", hip=hip)
@@ -210,7 +218,7 @@ def _with_flags(ref: Reference, arity: int, hip: str) -> ArgumentRewrite:
 def event_create_with_flags(data: bytes, ref: Reference,
                             target: Release | None) -> ArgumentRewrite | None:
     """`cudaEventCreate(&e, flags)`, CUDA's C++ overload -> `hipEventCreateWithFlags(&e, flags)`."""
-    return _with_flags(ref, 2, "hipEventCreateWithFlags")
+    return _with_flags(ref, *OTHER_FUNCTION_FOR_ARITY["event-create-with-flags"])
 
 
 @argument_rule("graph-instantiate-with-flags")
@@ -218,7 +226,7 @@ def graph_instantiate_with_flags(data: bytes, ref: Reference,
                                  target: Release | None) -> ArgumentRewrite | None:
     """`cudaGraphInstantiate(&exec, graph, flags)` (CUDA 12's C form; the 5-argument one is
     the C++ overload) -> `hipGraphInstantiateWithFlags`: HIP has only the 5-argument form."""
-    return _with_flags(ref, 3, "hipGraphInstantiateWithFlags")
+    return _with_flags(ref, *OTHER_FUNCTION_FOR_ARITY["graph-instantiate-with-flags"])
 
 
 # cuBLAS's half-precision calls take `__half*`; hipBLAS's take `hipblasHalf*`,
@@ -228,12 +236,34 @@ _HALF, _CONST_HALF = b"hipblasHalf*", b"const hipblasHalf*"
 _HALF_WHY = "hipBLAS takes `hipblasHalf` (`uint16_t`), the bits of a `__half`"
 
 
+_HALF_GEMM = {6: _CONST_HALF, 7: _CONST_HALF, 9: _CONST_HALF, 11: _CONST_HALF, 12: _HALF}
+_HALF_GEMM_BATCHED = {6: _CONST_HALF, 7: b"const hipblasHalf* const*",
+                      9: b"const hipblasHalf* const*", 11: _CONST_HALF,
+                      12: b"hipblasHalf* const*"}
+_HALF_GEMM_STRIDED = {6: _CONST_HALF, 7: _CONST_HALF, 10: _CONST_HALF, 13: _CONST_HALF,
+                      14: _HALF}
+_VOID_OUT = {0: b"void**"}
+_KERNEL = {0: b"const void*"}
+
+# The casting rules as data: rule -> (number of arguments, None when it
+# varies; the casts by argument index).  The compat header's function-like
+# macros are made from it.
+ARGUMENT_CASTS: dict[str, tuple[int | None, dict[int, bytes]]] = {
+    "void-pointer-out-argument": (None, _VOID_OUT),
+    "void-pointer-out-argument-before-6.4": (None, _VOID_OUT),
+    "kernel-as-void-pointer": (None, _KERNEL),
+    "second-kernel-as-void-pointer": (2, {1: b"const void*"}),
+    "half-gemm-arguments": (14, _HALF_GEMM),
+    "half-gemm-batched-arguments": (15, _HALF_GEMM_BATCHED),
+    "half-gemm-strided-batched-arguments": (18, _HALF_GEMM_STRIDED),
+}
+
+
 @argument_rule("half-gemm-arguments")
 def half_gemm_arguments(data: bytes, ref: Reference,
                         target: Release | None) -> ArgumentRewrite | None:
     """`cublasHgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)`."""
-    return _cast_arguments(data, ref, {6: _CONST_HALF, 7: _CONST_HALF, 9: _CONST_HALF,
-                                       11: _CONST_HALF, 12: _HALF}, _HALF_WHY)
+    return _cast_arguments(data, ref, _HALF_GEMM, _HALF_WHY)
 
 
 @argument_rule("half-gemm-batched-arguments")
@@ -241,9 +271,7 @@ def half_gemm_batched_arguments(data: bytes, ref: Reference,
                                 target: Release | None) -> ArgumentRewrite | None:
     """`cublasHgemmBatched(h, ta, tb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
     Carray, ldc, count)`: the arrays are of pointers."""
-    return _cast_arguments(data, ref, {6: _CONST_HALF, 7: b"const hipblasHalf* const*",
-                                       9: b"const hipblasHalf* const*", 11: _CONST_HALF,
-                                       12: b"hipblasHalf* const*"}, _HALF_WHY)
+    return _cast_arguments(data, ref, _HALF_GEMM_BATCHED, _HALF_WHY)
 
 
 @argument_rule("half-gemm-strided-batched-arguments")
@@ -251,5 +279,4 @@ def half_gemm_strided_batched_arguments(data: bytes, ref: Reference,
                                         target: Release | None) -> ArgumentRewrite | None:
     """`cublasHgemmStridedBatched(h, ta, tb, m, n, k, alpha, A, lda, strideA, B, ldb,
     strideB, beta, C, ldc, strideC, count)`."""
-    return _cast_arguments(data, ref, {6: _CONST_HALF, 7: _CONST_HALF, 10: _CONST_HALF,
-                                       13: _CONST_HALF, 14: _HALF}, _HALF_WHY)
+    return _cast_arguments(data, ref, _HALF_GEMM_STRIDED, _HALF_WHY)

@@ -1,0 +1,238 @@
+"""The compat header's text: a pure function of the names a tree uses.
+
+Every mapping line names its catalogue entry (``/* FILE: NAME */``), lines
+are grouped by library in catalogue order and sorted by name, so the same
+names always give the same bytes.  Where the HIP spelling depends on the
+ROCm release (the entry's ``rocm_version`` range and ``older`` mapping),
+the alternatives sit under ``#if HIP_VERSION ...``."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from hipport.compat import GUARD, MARKER, amd_condition
+from hipport.rules.arguments import ARGUMENT_CASTS, OTHER_FUNCTION_FOR_ARITY
+from hipport.rules.cuda_version import macro_values
+from hipport.settings import DEFAULT_CUDA_VERSION
+from hipport.table.schema import LIBRARIES, Mapping, parse_version
+
+RUNTIME = "hip/hip_runtime.h"
+_TRACE = re.compile(r"/\* ([^*]+?): (\S+) \*/")
+
+
+@dataclass
+class Uses:
+    """What the tree uses: catalogue entries, and names the catalogue lacks."""
+
+    entries: dict[str, Mapping] = field(default_factory=dict)  # mapped
+    # Names used but not mapped, and why (the finding's code name): unknown to
+    # the catalogue, no HIP equivalent, a rename that needs review, ...
+    left: dict[str, str] = field(default_factory=dict)
+    # Tests of CUDA header include guards (`#ifdef CUBLAS_API_H_`, HP308): the
+    # CUDA macro -> the macro its HIP header defines.  The header defines the
+    # CUDA one whenever the HIP one is, so the test keeps its answer.
+    guards: dict[str, str] = field(default_factory=dict)
+    # CUDA version tests (`#if CUDART_VERSION >= 11020`, HP309) were seen: the
+    # version macros are defined for the CUDA release assumed.
+    version_tests: bool = False
+
+
+def hip_version(release: str) -> int:
+    """``"6.2"`` -> 60200000, as HIP_VERSION counts (major 10^7, minor 10^5)."""
+    parts = parse_version(release) + (0, 0)
+    return parts[0] * 10_000_000 + parts[1] * 100_000
+
+
+def trace(entry: Mapping) -> str:
+    where = entry.origin.rsplit(":", 1)[0] if entry.origin else "user rules"
+    return f"/* {where}: {entry.cuda} */"
+
+
+def covered_names(text: bytes) -> set[str]:
+    """The CUDA names (and headers) a generated header maps."""
+    return {m.group(2) for m in _TRACE.finditer(text.decode("utf-8", "replace"))}
+
+
+def definition(entry: Mapping) -> str | None:
+    """The ``#define`` mapping ``entry`` (one alternative), or None when no
+    macro can express it."""
+    hip, cuda = entry.hip, entry.cuda
+    if hip is None:
+        return None
+    if entry.rule is None:
+        return None if hip == cuda else f"#define {cuda} {hip}"
+    if entry.rule == "drop-first-argument":
+        return f"#define {cuda}(mask, ...) {hip}(__VA_ARGS__)"
+    if entry.rule == "wrap-symbol-argument":
+        return f"#define {cuda}(symbol, ...) {hip}(HIP_SYMBOL(symbol), ##__VA_ARGS__)"
+    if entry.rule == "wrap-second-symbol-argument":
+        return (f"#define {cuda}(first, symbol, ...) "
+                f"{hip}(first, HIP_SYMBOL(symbol), ##__VA_ARGS__)")
+    if entry.rule == "activemask-as-ballot":
+        return f"#define {cuda}() {hip}(1)"
+    if entry.rule in ARGUMENT_CASTS:
+        return _casting_macro(cuda, hip, *ARGUMENT_CASTS[entry.rule])
+    if entry.rule in OTHER_FUNCTION_FOR_ARITY:
+        # Picked by the number of arguments (1 to 5): with c arguments the
+        # sixth of `args..., n5, n4, n3, n2, n1,` is n<c>.
+        arity, other = OTHER_FUNCTION_FOR_ARITY[entry.rule]
+        names = ", ".join(other if count == arity else hip for count in range(5, 0, -1))
+        return f"#define {cuda}(...) {PICK}(__VA_ARGS__, {names}, )(__VA_ARGS__)"
+    return None
+
+
+# The arity picker the macros above use, defined once in a header that needs it.
+PICK = "HIPPORT_ARG6_"
+PICK_DEFINITION = f"#define {PICK}(a1, a2, a3, a4, a5, a6, ...) a6"
+
+
+def _casting_macro(cuda: str, hip: str, arity: int | None, casts: dict[int, bytes]) -> str:
+    """`#define cuda(a0, ...) hip((void**)(a0), __VA_ARGS__)`: every argument
+    up to the last cast is named, the rest (when the arity varies) passed on."""
+    named = arity if arity is not None else max(casts) + 1
+    params = [f"a{i}" for i in range(named)]
+    args = [f"({casts[i].decode()})({p})" if i in casts else p for i, p in enumerate(params)]
+    if arity is None:
+        params.append("...")
+        args.append("__VA_ARGS__")
+    return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(args)})"
+
+
+def _alternatives(entry: Mapping) -> list[tuple[str, Mapping]]:
+    """(condition, mapping) from the newest HIP spelling to the oldest; ""
+    when a spelling holds for every release."""
+    out: list[tuple[str, Mapping]] = []
+    alt: Mapping | None = entry
+    while alt is not None:
+        tests = []
+        if alt.rocm_added is not None:
+            tests.append(f"HIP_VERSION >= {hip_version(alt.rocm_added)}")
+        if alt.rocm_removed is not None:
+            tests.append(f"HIP_VERSION < {hip_version(alt.rocm_removed)}")
+        out.append((" && ".join(tests), alt))
+        if not tests:
+            break
+        alt = alt.older
+    return out
+
+
+def _versioned(entry: Mapping, line_of: dict[int, str]) -> list[str]:
+    """Lines for ``entry``: one, or an #if/#elif/#else chain."""
+    alternatives = [(test, line_of[id(alt)]) for test, alt in _alternatives(entry)
+                    if id(alt) in line_of]
+    if len(alternatives) == 1 and not alternatives[0][0]:
+        return [alternatives[0][1]]
+    lines = []
+    for i, (test, line) in enumerate(alternatives):
+        lines.append(f"#if {test}" if i == 0 else f"#elif {test}" if test else "#else")
+        lines.append(line)
+    lines.append("#endif")
+    return lines
+
+
+def _mapping_lines(entry: Mapping) -> tuple[list[str], str | None]:
+    """The lines mapping ``entry``, or why it cannot be mapped."""
+    if not entry.status.converts or entry.hip is None:
+        return [], f"no HIP equivalent ({entry.status.value})"
+    line_of: dict[int, str] = {}
+    for _, alt in _alternatives(entry):
+        text = definition(alt)
+        if text is not None:
+            line_of[id(alt)] = f"{text}  {trace(entry)}"
+    if not line_of:
+        if entry.rule is not None and definition(entry) is None:
+            return [], f"needs its arguments rewritten ({entry.rule})"
+        return [], None  # the same name in HIP: nothing to map
+    return _versioned(entry, line_of), None
+
+
+def _include_lines(entry: Mapping) -> list[str]:
+    # One header for every translation unit: a library that is not installed
+    # must not break the ones that do not use it (they fail where they do).
+    line_of = {id(alt): (f"#if __has_include(<{alt.hip}>)\n#include <{alt.hip}>  "
+                         f"{trace(entry)}\n#endif" if alt.hip != RUNTIME
+                         else f"{trace(entry)} /* -> <{RUNTIME}>, included above */")
+               for _, alt in _alternatives(entry) if alt.hip}
+    if not line_of:
+        return []
+    return _versioned(entry, line_of)
+
+
+def _helpers(body: list[str]) -> list[str]:
+    if not any(f"{PICK}(" in line for line in body):
+        return []
+    return ["", "/* picks a HIP function by the number of arguments */", PICK_DEFINITION]
+
+
+def _answers(uses: Uses, cuda_version: tuple[int, int]) -> list[str]:
+    """Lines that keep the answers of the code's preprocessor tests about
+    CUDA: which CUDA headers are included, which CUDA release this is."""
+    lines: list[str] = []
+    if uses.guards:
+        lines += ["", "/* CUDA header include guards the code tests: defined when the HIP "
+                  "header is */"]
+        for cuda, hip in sorted(uses.guards.items()):
+            lines += [f"#if defined({hip}) && !defined({cuda})",
+                      f"#define {cuda}  /* guard: {cuda} */", "#endif"]
+    if uses.version_tests:
+        major, minor = cuda_version
+        lines += ["", f"/* CUDA version tests: answered for CUDA {major}.{minor} "
+                  "(--assume-cuda-version) */"]
+        for cuda, value in macro_values(cuda_version).items():
+            lines += [f"#ifndef {cuda}", f"#define {cuda} {value}  /* version: {cuda} */",
+                      "#endif"]
+    return lines
+
+
+def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
+           cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION) -> bytes:
+    headers = sorted((e for e in uses.entries.values() if e.kind == "header"),
+                     key=lambda e: (e.hip or "", e.cuda))
+    names = [e for e in uses.entries.values() if e.kind != "header"]
+    order = {lib: i for i, lib in enumerate(LIBRARIES)}
+    names.sort(key=lambda e: (order.get(e.library, len(order)), e.library, e.cuda))
+    missed: list[str] = []
+    body: list[str] = []
+    seen_includes: set[str] = set()
+    include_lines = [f"#include <{RUNTIME}>"]
+    for entry in headers:
+        if not entry.status.converts or entry.hip is None:
+            missed.append(f" *   <{entry.cuda}>: no HIP header ({entry.origin.rsplit(':', 1)[0]})")
+            continue
+        lines = _include_lines(entry)
+        if len(lines) == 1 and lines[0] in seen_includes:
+            continue
+        seen_includes.update(lines)
+        include_lines += lines
+    library = None
+    answered = set(uses.guards) | (set(macro_values(cuda_version)) if uses.version_tests else set())
+    for entry in names:
+        if entry.cuda in answered:
+            continue
+        lines, why = _mapping_lines(entry)
+        if why is not None:
+            missed.append(f" *   {entry.cuda}: {why} ({entry.origin.rsplit(':', 1)[0]})")
+            continue
+        if not lines:
+            continue
+        if entry.library != library:
+            library = entry.library
+            body += ["", f"/* {library} */"]
+        body += lines
+    for name, why in sorted(uses.left.items()):
+        if name not in answered:
+            missed.append(f" *   {name}: {why}")
+    out = [MARKER.decode() + ": do not edit.",
+           f" * {name} maps the CUDA names this project uses to HIP for an AMD build;",
+           " * re-run `hipport convert --strategy compat` when the code changes",
+           " * (docs/single-source.md).  The NVIDIA build sees nothing below. */",
+           f"#ifndef {GUARD}",
+           f"#define {GUARD}",
+           f"#if {amd_condition(macro)}",
+           "", "/* headers */", *include_lines, *_answers(uses, cuda_version), *_helpers(body),
+           *body]
+    if missed:
+        out += ["", "/* The AMD build will miss (they stay in the ledger; port them by hand):",
+                *missed, " */"]
+    out += ["", f"#endif /* {amd_condition(macro)} */", f"#endif /* {GUARD} */", ""]
+    return "\n".join(out).encode()

@@ -1,0 +1,168 @@
+"""The compat strategy's edit to one source: the smallest one that lets the
+same file build for AMD.
+
+* ``#include "hip_compat.h"`` (the path relative to the file) goes before
+  the first CUDA toolkit include, or where a new include goes;
+* each run of CUDA toolkit includes is wrapped in
+  ``#if !defined(__HIP_PLATFORM_AMD__)`` ... ``#endif``.
+
+Nothing else changes: the findings of every rule are reported as usual, but
+no fix is applied; a rename or include the header takes care of counts as
+converted (its finding is *covered*)."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from hipport.compat import DEFAULT_HEADER, MARKER, source_condition
+from hipport.convert import ConversionResult, allowed, apply_findings, collect_findings
+from hipport.edits import Edit, Fix
+from hipport.findings import Finding
+from hipport.parse.model import Analysis, Backend, Include
+from hipport.rules.includes import _CUDA_HEADER_PREFIXES
+from hipport.settings import Settings
+from hipport.table import MappingTable
+
+INCLUDED = "HP310"
+
+
+def include_target(settings: Settings, path: Path | None) -> str:
+    """How ``path`` names the header: relative to its folder, '/'-separated."""
+    header = settings.compat_header or DEFAULT_HEADER
+    if path is None or not os.path.isabs(header):
+        return Path(header).name if path is None else header
+    rel = os.path.relpath(header, os.path.dirname(os.path.abspath(path)))
+    return Path(rel).as_posix()
+
+
+def is_toolkit_include(inc: Include, table: MappingTable) -> bool:
+    """A CUDA toolkit header the AMD build must not see: one the catalogue
+    maps to another header (or to none), or an unknown system header that
+    looks like CUDA's."""
+    entry = table.lookup(inc.target)
+    if entry is not None and entry.kind == "header":
+        return entry.hip != entry.cuda
+    return inc.system and inc.target.startswith(_CUDA_HEADER_PREFIXES)
+
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
+
+
+def covers(finding: Finding, settings: Settings) -> bool:
+    """Whether the compat header stands in for this finding's fix."""
+    if finding.fix is None or not allowed(finding.fix, settings):
+        return False
+    return finding.cuda_name is not None or finding.code == "HP306"
+
+
+def as_rename(finding: Finding, data: bytes, settings: Settings) -> Finding | None:
+    """A hazard's safe fix that swaps one identifier for another (a device
+    property renamed in HIP): the header can map it like a catalogue name."""
+    fix = finding.fix
+    if finding.cuda_name is not None or fix is None or not allowed(fix, settings) \
+            or len(fix.edits) != 1:
+        return None
+    edit = fix.edits[0]
+    old = data[edit.start:edit.end]
+    if not (_IDENTIFIER.fullmatch(old) and _IDENTIFIER.fullmatch(edit.text)):
+        return None
+    return replace(finding, cuda_name=old.decode(), hip_name=edit.text.decode())
+
+
+def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
+                   path: Path | None = None) -> ConversionResult:
+    if data.startswith(MARKER):  # the generated header itself
+        return apply_findings(data, [], settings)
+    first = collect_findings(data, backend, table, settings, path)
+    first.findings = [as_rename(f, data, settings) or f for f in first.findings]
+    covered = [f for f in first.findings if covers(f, settings)]
+    # No fix of any rule is applied: the allowed ones are dropped (the header
+    # stands in for renames), the others kept unapplied, so that they still
+    # count as unconverted and show what --unsafe-fixes would map.
+    findings = [replace(f, fix=None) if f.fix is not None and allowed(f.fix, settings) else f
+                for f in first.findings]
+    covered_ids = {id(findings[i]) for i, f in enumerate(first.findings)
+                   if any(f is c for c in covered)}
+    uses_cuda = any(f.cuda_name is not None for f in first.findings) or bool(covered)
+    edit = _compat_edit(data, first.analysis, table, settings, path, uses_cuda)
+    if edit is not None:
+        findings.append(edit)
+    errors = first.analysis.error_count
+
+    def verify(output: bytes, had_skips: bool, edits: tuple[Edit, ...]) -> Finding | None:
+        if backend.error_count(output) > errors:
+            return Finding("HP003", "the compat edit would not parse; file left unchanged", 0, 0)
+        return None
+
+    result = apply_findings(data, findings, settings, verify,
+                            frozenset(first.analysis.declared), covered=frozenset(covered_ids))
+    # Only whole lines are added: "changed lines" are the lines a diff adds.
+    added = result.output.count(b"\n") - data.count(b"\n")
+    return replace(result, stats=replace(result.stats, changed_lines=max(added, 0)))
+
+
+def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings: Settings,
+                 path: Path | None, uses_cuda: bool) -> Finding | None:
+    includes = sorted(analysis.includes, key=lambda i: i.start)
+    toolkit = [i for i in includes if is_toolkit_include(i, table) and i.alone_on_line]
+    if not uses_cuda and not toolkit:
+        return None
+    newline = b"\r\n" if b"\r\n" in data else b"\n"
+    target = include_target(settings, path)
+    name = Path(target).name
+    inserts: dict[int, list[bytes]] = {}
+    present = any(Path(i.target).name == name and not i.system for i in includes)
+    if not present:
+        at = _insertion(toolkit, includes, analysis)
+        inserts.setdefault(at, []).append(f'#include "{target}"'.encode() + newline)
+    condition = source_condition(settings.compat_macro)
+    wrapped = 0
+    for group in _groups(toolkit):
+        start, end = group[0].line_start, group[-1].line_end
+        if _already_wrapped(data, start, end, settings.compat_macro):
+            continue
+        wrapped += len(group)
+        inserts.setdefault(start, []).append(f"#if {condition}".encode() + newline)
+        tail = b"#endif" + newline
+        if not data[:end].endswith(b"\n"):  # the last line had no line break
+            tail = newline + tail
+        inserts.setdefault(end, []).insert(0, tail)
+    if not inserts:
+        return None
+    edits = tuple(Edit(at, at, b"".join(texts)) for at, texts in sorted(inserts.items()))
+    what = [] if present else [f'includes "{target}"']
+    if wrapped:
+        what.append(f"{wrapped} CUDA include{'s' if wrapped != 1 else ''} hidden from the AMD "
+                    f"build (#if {condition})")
+    at = edits[0].start
+    return Finding(INCLUDED, "compat: " + "; ".join(what), at, at,
+                   fix=Fix(edits, title=f"Include {target}"))
+
+
+def _insertion(toolkit: list[Include], includes: list[Include], analysis: Analysis) -> int:
+    if toolkit:
+        return toolkit[0].line_start
+    if analysis.include_insertion is not None:
+        return analysis.include_insertion
+    return includes[0].line_start if includes else 0
+
+
+def _groups(toolkit: list[Include]) -> list[list[Include]]:
+    """Runs of includes on consecutive lines: one #if around each run."""
+    groups: list[list[Include]] = []
+    for inc in toolkit:
+        if groups and groups[-1][-1].line_end == inc.line_start:
+            groups[-1].append(inc)
+        else:
+            groups.append([inc])
+    return groups
+
+
+def _already_wrapped(data: bytes, start: int, end: int, macro: str) -> bool:
+    before = data[:start].rstrip(b"\r\n")
+    line = before[before.rfind(b"\n") + 1:].strip()
+    name = (macro or "__HIP_PLATFORM_AMD__").encode()
+    opened = line.replace(b" ", b"") in (b"#if!defined(" + name + b")", b"#ifndef" + name)
+    return opened and data[end:].lstrip(b" \t").startswith(b"#endif")

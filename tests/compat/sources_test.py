@@ -1,0 +1,77 @@
+"""The compat strategy's edit to a source: the header included, CUDA
+toolkit includes hidden from the AMD build, nothing else."""
+from __future__ import annotations
+
+from hipport.api import convert_source
+from hipport.settings import Settings
+
+COMPAT = Settings(strategy="compat")
+
+
+def compat(text: str, settings: Settings = COMPAT) -> str:
+    return convert_source(text, settings).output.decode()
+
+
+def test_include_goes_before_the_first_cuda_include_and_they_are_wrapped():
+    source = ("#include <cstdio>\n#include <cuda_runtime.h>\n#include <cublas_v2.h>\n\n"
+              "void f(void *p) { cudaFree(p); }\n")
+    assert compat(source) == (
+        '#include <cstdio>\n#include "hip_compat.h"\n#if !defined(__HIP_PLATFORM_AMD__)\n'
+        "#include <cuda_runtime.h>\n#include <cublas_v2.h>\n#endif\n\n"
+        "void f(void *p) { cudaFree(p); }\n")
+
+
+def test_changed_lines_are_the_lines_added():
+    source = "#include <cuda_runtime.h>\nvoid f(void *p) { cudaFree(p); }\n"
+    assert convert_source(source, COMPAT).stats.changed_lines == 3
+
+
+def test_second_run_changes_nothing():
+    source = "#include <cuda_runtime.h>\n__global__ void k(int *p) { p[0] = 1; }\n"
+    once = compat(source)
+    assert once != source
+    assert compat(once) == once
+
+
+def test_the_project_macro_is_used():
+    out = compat("#include <cuda.h>\nCUresult r;\n", Settings(strategy="compat",
+                                                             compat_macro="USE_HIP"))
+    assert "#if !defined(USE_HIP)\n#include <cuda.h>\n#endif\n" in out
+
+
+def test_code_without_cuda_is_left_alone():
+    source = "#include <vector>\nint cudaLike(int x) { return x; }\n"
+    assert compat(source) == source
+
+
+def test_names_are_not_rewritten_but_count_as_converted():
+    result = convert_source("void f(void *p) { cudaFree(p); }\n", COMPAT)
+    assert b"cudaFree(p)" in result.output and b"hipFree" not in result.output
+    assert result.stats.refs_converted == 1 and result.stats.refs_unconverted == 0
+    assert result.stats.changed_lines == 1  # the include line, added
+
+
+def test_kernel_file_without_includes_gets_the_header_at_the_top():
+    out = compat("// a kernel\n__global__ void k(float *x) { x[threadIdx.x] = 0; }\n")
+    assert out.startswith('// a kernel\n#include "hip_compat.h"\n')
+
+
+def test_hazards_are_reported_as_usual():
+    result = convert_source("__global__ void k(int *o) { o[0] = threadIdx.x % 32; }\n", COMPAT)
+    assert any(f.code == "HP401" for f in result.findings)
+    assert b"% 32" in result.output
+
+
+def test_an_existing_wrap_is_recognised():
+    source = ('#include "hip_compat.h"\n#ifndef __HIP_PLATFORM_AMD__\n#include <cuda.h>\n'
+              "#endif\nCUresult r;\n")
+    assert compat(source) == source
+
+
+def test_a_rename_that_needs_review_stays_unconverted():
+    source = "#if defined(__NVCC__)\nint x;\n#endif\n__global__ void k() {}\n"
+    result = convert_source(source, COMPAT)
+    assert result.stats.refs_unconverted == 1
+    assert b"__NVCC__" in result.output
+    unsafe = convert_source(source, Settings(strategy="compat", unsafe_fixes=True))
+    assert unsafe.stats.refs_unconverted == 0 and b"__NVCC__" in unsafe.output
