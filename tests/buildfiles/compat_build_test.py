@@ -4,21 +4,23 @@ Switch on, each HIP oracle's own cmake/make/hipcc build the example to an
 executable (the harness adds what tests/buildfiles/building.py adds for the
 rewrite).  Switch off, the CUDA build is the original one: CMake configured
 with nvcc generates the same compile and link commands, `make -n` prints the
-same commands.  The sources include a hand-written stand-in for the compat
-header (compat_fixture/cuda_compat.h): the source side of compat is not under
-test here."""
+same commands.  The whole example is converted as a user converts it
+(`hipport convert --strategy compat`): sources, build files and the generated
+hip_compat.h, so one CMake project and one Makefile build both ways."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from hipport.buildfiles import BuildOptions, convert_build_file, detect_build_kind
+from hipport.buildfiles import detect_build_kind
 from hipport.buildfiles.compat import project_switch
+from hipport.pipeline import Request
+from hipport.pipeline import run as run_pipeline
+from hipport.runner import Mode, Outcome
 from hipport.settings import Settings
 from tests.buildfiles.building import (
     cmake_configure_args,
@@ -32,29 +34,22 @@ from tests.toolchain import HipOracle, require_nvcc
 pytestmark = pytest.mark.slow
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
-FIXTURE = Path(__file__).resolve().parent / "compat_fixture" / "cuda_compat.h"
 BUILT = ["vector_add", "stream_pipeline"]  # need nothing but the runtime
 ALL = sorted(p.name for p in EXAMPLES.iterdir()
              if p.is_dir() and any(detect_build_kind(f) for f in p.iterdir()))
-_RUNTIME_INCLUDE = re.compile(r"#include <cuda_runtime(_api)?\.h>")
 
 
 def compat_project(name: str, dest: Path, offload: tuple[str, ...] = ("gfx90a",)) -> Path:
-    """The example with its build files converted by `--strategy compat` and
-    its sources including the fixture compat header."""
-    shutil.copytree(EXAMPLES / name, dest)
-    shutil.copy(FIXTURE, dest / FIXTURE.name)
-    options = BuildOptions(offload, Settings(strategy="compat"))
-    for f in sorted(dest.iterdir()):
-        kind = detect_build_kind(f)
-        if kind is not None:
-            result = convert_build_file(f.read_bytes(), kind, options)
-            assert result.output != result.original, f
-            assert not [x for x in result.findings if x.code in ("HP003", "HP005", "HP656")]
-            f.write_bytes(result.output)
-        elif f.suffix in (".cu", ".cuh"):
-            text = _RUNTIME_INCLUDE.sub('#include "cuda_compat.h"', f.read_text(), count=1)
-            f.write_text(_RUNTIME_INCLUDE.sub("", text))
+    """The example as `hipport convert --strategy compat -o DEST` writes it."""
+    request = Request((EXAMPLES / name,), Mode.MIRROR, Settings(strategy="compat"),
+                      output=dest, cache=False, jobs=1, force=True, offload_arch=offload)
+    results = run_pipeline(request).results
+    assert not [r for r in results if r.outcome is Outcome.FAILED], results
+    for r in results:
+        if detect_build_kind(Path(r.display)) is not None:
+            assert r.outcome is Outcome.CONVERTED, r.display
+            assert not [f for f in r.findings if f.code in ("HP003", "HP005", "HP656")]
+    assert (dest / "hip_compat.h").is_file()
     return dest
 
 
@@ -135,7 +130,6 @@ def test_cmake_option_off_is_the_cuda_build(name: str, tmp_path: Path):
     original = tmp_path / "original"
     shutil.copytree(EXAMPLES / name, original)
     converted = compat_project(name, tmp_path / "compat")
-    (converted / FIXTURE.name).unlink()
     for f in original.glob("*.cu*"):  # the sources are not what is compared
         shutil.copy(f, converted / f.name)
     generated = []
