@@ -93,7 +93,8 @@ def _used_name(node: Node, result: Analysis) -> tuple[str, Node] | None:
         # `#define FREE(cudaFree) ...`: a parameter, local to its macro (the
         # body's uses are skipped as parameters); the file's other uses stay CUDA's.
         return None
-    if _is_declaration(node, parent) and not _guessed(node, parent):
+    if _is_declaration(node, parent) and not _guessed(node, parent) \
+            and not _macro_call_misread(parent):
         result.declared.add(name)
         return None
     return name, parent
@@ -118,6 +119,17 @@ def _guessed(name: Node, parent: Node) -> bool:
     return any(child.has_error for child in node.children
                if child.start_byte < name.start_byte and not (
                    child.start_byte <= name.start_byte < child.end_byte))
+
+
+def _macro_call_misread(parent: Node) -> bool:
+    """`CHECK( cudaMemcpy(dst, src, n, kind) )` with no semicolon after it
+    reads as a declaration of a function `cudaMemcpy` in a parenthesized
+    declarator (`CHECK (cudaMemcpy(...))`).  Nobody declares a function that
+    way, so the name is not taken for the user's own (which would hide every
+    use of it in the tree)."""
+    grand = parent.parent
+    return parent.type == "function_declarator" and grand is not None \
+        and grand.type == "parenthesized_declarator"
 
 
 def _arguments(arg_list: Node | None) -> tuple[Span, ...] | None:

@@ -57,6 +57,15 @@ FIXES = [
                  id="tabs-and-trailing-space-kept"),
     pytest.param('void f() { cudaFree(p); /* é ü */ puts("ß"); cudaFree(q); }',
                  'void f() { hipFree(p); /* é ü */ puts("ß"); hipFree(q); }', id="non-ascii"),
+    # A checking macro with no semicolon after it reads as a declaration of a
+    # function `cudaMemcpy` (`CHECK (cudaMemcpy(...))`): still CUDA's call.
+    pytest.param("int f() {\n    CHECK( cudaMalloc((void**) &d, 4) )\n\n"
+                 "    CHECK( cudaMemcpy(d, h, n * sizeof(float),\n"
+                 "                      cudaMemcpyHostToDevice) )\n    return 0;\n}\n",
+                 "int f() {\n    CHECK( hipMalloc((void**) &d, 4) )\n\n"
+                 "    CHECK( hipMemcpy(d, h, n * sizeof(float),\n"
+                 "                      hipMemcpyHostToDevice) )\n    return 0;\n}\n",
+                 id="macro-call-read-as-declaration"),
 ]
 
 

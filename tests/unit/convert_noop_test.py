@@ -18,6 +18,8 @@ NOOPS = [
     pytest.param("namespace mylib { int cudaFree(void*); }\n", id="declared-in-namespace"),
     pytest.param("int cudaMalloc(void** p, unsigned long n);\n"
                  "void f() { cudaMalloc(&p, 4); }\n", id="file-declares-same-name-function"),
+    pytest.param("void (*cudaFree)(void*);\nvoid f() { cudaFree(p); }\n",
+                 id="file-declares-same-name-function-pointer"),
     pytest.param("#define cudaFree(p) my_free(p)\nvoid f() { cudaFree(p); }\n",
                  id="file-defines-same-name-macro"),
     pytest.param("struct S { int cudaFree; };\nvoid f(S s) { s.cudaFree = 1; }\n",
