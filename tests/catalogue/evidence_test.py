@@ -130,3 +130,13 @@ def test_refresh_keeps_hand_notes_and_drops_evidence_notes():
             "present in ROCm 5.7; needs ROCm 6.0 or newer (not in the ROCm 5.2 headers checked)")
     assert kept_notes(note) == ["declared by hip/hip_bf16.h"]
     assert kept_notes(None) == []
+
+
+def test_names_declared_by_token_pasting_are_seen():
+    from tools.catalogue.hip_headers import pasted_names
+
+    text = ("#define DECLOP_MAKE_FOUR_COMPONENT(comp, type) \\\n"
+            "  static inline type make_##type(comp x, comp y, comp z, comp w);\n"
+            "DECLOP_MAKE_FOUR_COMPONENT(float, float4);\n"
+            "DECLOP_MAKE_ONE_COMPONENT(unsigned long long, ulonglong1);\n")
+    assert pasted_names(text) == {"make_float4", "make_ulonglong1"}

@@ -272,8 +272,20 @@ def _scan_file(path: str) -> _FileScan:
     except OSError:
         return _FileScan(frozenset(), frozenset(), ())
     gated = tuple(sorted(gated_names(text).items())) if any(g in text for g in GATES) else ()
-    return _FileScan(frozenset(_IDENT_RE.findall(text)), frozenset(deprecated_names(text)),
-                     gated)
+    names = set(_IDENT_RE.findall(text)) | pasted_names(text)
+    return _FileScan(frozenset(names), frozenset(deprecated_names(text)), gated)
+
+
+# HIP declares its vector constructors by token pasting
+# (`DECLOP_MAKE_FOUR_COMPONENT(float, float4)` declares `make_float4`).
+_MAKE_VECTOR_RE = re.compile(r"\bDECLOP_MAKE_(?:ONE|TWO|THREE|FOUR)_COMPONENT\s*\([^;()]*,"
+                             r"\s*([A-Za-z_]\w*)\s*\)")
+
+
+def pasted_names(text: str) -> set[str]:
+    """Names declared by token-pasting macros, which no identifier scan sees."""
+    return {"make_" + m.group(1) for m in _MAKE_VECTOR_RE.finditer(text)
+            if "#" not in text[text.rfind("\n", 0, m.start()) + 1:m.start()]}  # not a #define
 
 
 def scan_library(name: str, include_dirs: Iterable[Path],
