@@ -42,6 +42,9 @@ FALLBACKS = {
     "examples/warp_hazards/warp_hazards.cu":
         "its CUDA-13 branch is guarded by `defined(__NVCC__)`, which clang does not define; "
         "the other branch calls the CUDA 12 cudaMemAdvise signature, which CUDA 13 removed",
+    "tests/cases/preprocessor/versions.cu":
+        "tests nvcc's __CUDACC_VER_MAJOR__, which clang does not define: the old-CUDA branch, "
+        "which calls an undeclared function on purpose, is the one compiled",
     "tests/semantic/cases/fallback/missing_include.cu": "includes a header that does not exist",
 }
 
