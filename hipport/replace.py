@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from hipport.deferred_signals import deferred_signals
 from hipport.writing import TEMP_SUFFIX, fsync_directory, remove_quietly
 
 # Links are impossible on this file system (FAT, some FUSE and network mounts).
@@ -83,6 +84,7 @@ class Replaced:
     backup_renamed: bool = False  # NAME+SUFFIX was taken: a numbered name was used
 
 
+@deferred_signals()
 def replace_source(path: Path, data: bytes, *, original: bytes, expected: Identity,
                    backup: str | None = None, force: bool = False) -> Replaced:
     """Replace ``path`` (read as ``original``, ``expected``) by ``data``.
@@ -123,7 +125,7 @@ def replace_source(path: Path, data: bytes, *, original: bytes, expected: Identi
                     held, replaced = None, False
                     raise NotReplaced("HP008", "changed while it was being replaced; "
                                       "left as the other program wrote it")
-    except BaseException:  # KeyboardInterrupt too: never leave our files behind
+    except BaseException:  # never leave our files behind (signals wait: deferred_signals)
         remove_quietly(tmp)
         if held is not None and not replaced:
             remove_quietly(str(held))  # a backup of a file that was not replaced

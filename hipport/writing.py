@@ -17,6 +17,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from hipport.deferred_signals import deferred_signals
+
 TEMP_SUFFIX = ".hipport-tmp"
 # mkstemp's random part: 8 characters of [a-z0-9_] (so is hipport.replace's held original).
 _TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + "$")
@@ -27,6 +29,7 @@ def is_temporary(name: str) -> bool:
     return _TEMPORARY.match(name) is not None
 
 
+@deferred_signals()
 def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
                  durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same
@@ -60,7 +63,7 @@ def write_atomic(path: Path, data: bytes, *, like: Path | None = None,
         else:  # a new file gets the mode the user's umask gives (mkstemp's is 0600)
             os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
-    except BaseException:  # KeyboardInterrupt too: never leave the temporary behind
+    except BaseException:  # never leave the temporary behind (signals wait: deferred_signals)
         remove_quietly(tmp)
         raise
     if durable:
@@ -94,6 +97,7 @@ def same_as_file(path: Path, source: Path) -> bool:
         return False
 
 
+@deferred_signals()
 def copy_file(source: Path, target: Path) -> None:
     """Copy ``source`` (bytes, mode, times) to ``target``, atomically."""
     if not target.parent.is_dir():
