@@ -21,8 +21,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.corpus import generate  # noqa: E402
-from hipport.commands.report import ReportRequest, make_report  # noqa: E402
 from hipport.report import render  # noqa: E402
+from hipport.report.run import ReportRequest, make_report  # noqa: E402
 
 
 def _mib(kib: int) -> float:

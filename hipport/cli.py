@@ -343,7 +343,8 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
            no_build_files: bool, no_cache: bool, debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
     ledger, hazards and person-days, as text, json, md, html, csv or sarif."""
-    from hipport.commands.report import ReportRequest, run_report
+    from hipport.commands.report import run_report
+    from hipport.report.run import ReportRequest
 
     raise SystemExit(run_report(ReportRequest(
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,

@@ -13,8 +13,8 @@ TARGET = REPO / "examples" / "REPORT.md"
 
 
 def generate() -> str:
-    from hipport.commands.report import ReportRequest, make_report
     from hipport.report import render
+    from hipport.report.run import ReportRequest, make_report
 
     cwd = os.getcwd()
     os.chdir(REPO)  # display paths are relative to the working directory

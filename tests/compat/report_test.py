@@ -5,8 +5,8 @@ import io
 import json
 from pathlib import Path
 
-from hipport.commands.report import ReportRequest, make_report
 from hipport.report import render
+from hipport.report.run import ReportRequest, make_report
 
 SOURCE = ("#include <cuda_runtime.h>\n"
           "void f(float **p) {\n  cudaMalloc(p, 4);\n  cudaFree(*p);\n  __syncwarp();\n}\n")

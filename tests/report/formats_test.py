@@ -149,7 +149,7 @@ def test_names_are_escaped_in_html_and_markdown():
 
 
 def test_progress_bar_does_not_change_the_report(monkeypatch):
-    from hipport.commands.report import ReportRequest, make_report
+    from hipport.report.run import ReportRequest, make_report
     monkeypatch.chdir(FIXTURES / "legacy")
     request = ReportRequest((FIXTURES / "legacy",), jobs=1)
     assert rendered(make_report(request, progress=True), "json") == \

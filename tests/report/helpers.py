@@ -7,8 +7,8 @@ from pathlib import Path
 
 import jsonschema
 
-from hipport.commands.report import ReportRequest, make_report
 from hipport.report import render
+from hipport.report.run import ReportRequest, make_report
 from tests.conftest import REPO
 
 HERE = Path(__file__).resolve().parent

@@ -1,0 +1,94 @@
+"""The report of a tree, as a library call: run the conversion in dry-run
+mode (nothing written), measure the compat strategy beside it, and build one
+``Report``.  ``hipport report`` (``hipport.commands.report``) only chooses the
+format and prints; tests, tools and benchmarks call ``make_report`` too."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from hipport.buildfiles import detect_build_kind
+from hipport.commands.common import FrontEnd, build_settings, display_path
+from hipport.commands.progress import progress_bar
+from hipport.compat.header import render as render_header
+from hipport.compat.tree import uses_of
+from hipport.config import load_config
+from hipport.errors import UsageError
+from hipport.filenames import shown_path
+from hipport.files import Selection
+from hipport.outputs import output_target
+from hipport.pipeline import Request, execute, plan
+from hipport.report.effort import load_effort_model
+from hipport.report.model import Report, build_report
+from hipport.report.strategies import StrategyRow, strategy_row
+from hipport.runner import FileResult, Mode
+from hipport.table import load_table
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    paths: tuple[Path, ...]
+    format: str | None = None  # None: from the output's extension, else text
+    output: Path | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    unsafe_fixes: bool = False
+    rocm_version: str | None = None
+    rules: tuple[str, ...] = ()
+    config: Path | None = None
+    jobs: int = 0
+    quiet: bool = False
+    debug: bool = False
+    build_files: bool = True
+    front_end: FrontEnd = FrontEnd()
+    cache: bool = True
+    assume_cuda_version: str | None = None
+
+
+def make_report(req: ReportRequest, progress: bool = False) -> Report:
+    """The report for ``req``; reads the sources, writes nothing."""
+    model = load_effort_model(load_config(req.paths[0] if req.paths else None, req.config))
+    selection = Selection(req.include, req.exclude, build_files=req.build_files)
+    planned = plan(Request(
+        tuple(req.paths), Mode.DRY_RUN,
+        build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version,
+                       assume_cuda_version=req.assume_cuda_version),
+        selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug,
+        names_from_root=True))
+    if req.output is not None:  # refused before any work: a report never replaces code
+        output_target(req.output, "report", req.paths, selection, planned.jobs)
+    with progress_bar("analysing", len(planned.jobs), enabled=progress) as advance:
+        run = execute(planned, observe=advance)
+    strategies = compare_strategies(req, planned.request, run.results)
+    shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}
+    if req.rocm_version:
+        shown["rocm-version"] = req.rocm_version
+    if req.assume_cuda_version:
+        shown["assume-cuda-version"] = req.assume_cuda_version
+    if req.rules:
+        shown["rules"] = ", ".join(req.rules)
+    return build_report(
+        run.results, load_table(req.rules), model,
+        # Named as in the report's file list: no path of the machine that made it.
+        paths=[shown_path(Path(p.resolve().name)) for p in req.paths],
+        settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}"
+                                 for s in planned.skipped],
+        strategies=strategies)
+
+
+def compare_strategies(req: ReportRequest, request: Request,
+                       rewrite: list[FileResult]) -> tuple[StrategyRow, ...]:
+    """The same files under --strategy compat, for the side-by-side table
+    (the header is measured, never written)."""
+    compat_request = replace(request, settings=replace(request.settings, strategy="compat"),
+                             selection=replace(request.selection, build_files=False))
+    try:
+        planned = plan(compat_request)
+    except UsageError:  # e.g. a hip_compat.h of the project's own
+        return ()
+    results = execute(planned).results
+    header = planned.compat
+    assert header is not None
+    text = render_header(uses_of(results, load_table(req.rules)), "", header.path.name)
+    return (strategy_row("rewrite", [r for r in rewrite if detect_build_kind(r.display) is None]),
+            strategy_row("compat", results, (header.display, text.count(b"\n"))))
