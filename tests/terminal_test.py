@@ -100,6 +100,32 @@ def test_report_never_wraps_a_location_on_a_narrow_terminal(tmp_path: Path):
     assert location in seen, seen.decode()
 
 
+@pytest.mark.parametrize("columns", [80, 60])
+def test_report_ledger_stays_readable_at_80_columns_and_less(columns: int):
+    # Before: the unwrapped location column left 3-5 characters to the others,
+    # and `__syncwarp` or `unsupported` was folded over six lines.
+    seen = ANSI.sub(b"", in_terminal("report", str(REPO / "examples"), columns=columns).raw)
+    text = seen.decode().replace("\r\n", "\n")
+    ledger = text[text.index("Unmapped-API ledger"):text.index("Portability hazards")]
+    for whole in ("__syncwarp", "__CUDA_ARCH__", "__NVCC__", "unsupported",
+                  "warp_hazards/warp_hazards.cu:101", "reduction/reduction.cu:41 (+3)"):
+        assert whole in ledger, ledger
+
+
+@pytest.mark.parametrize("command", [["mappings", "list"], ["report", "examples"]])
+def test_a_closed_pipe_ends_quietly_for_every_printer(command: list[str]):
+    # rich's console used to exit 1 for the text report (`report | true`).
+    # The reader is gone before the first write: the outcome cannot depend
+    # on whether the output fits in the pipe's buffer.
+    proc = subprocess.Popen([sys.executable, "-m", "hipport", *command], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment())
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    error = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141
+    assert b"Traceback" not in error and b"internal error" not in error, error.decode()
+
+
 def test_a_closed_pipe_ends_quietly():
     # `hipport mappings list | head -1`: the reader goes away after one line
     proc = subprocess.Popen([sys.executable, "-m", "hipport", "mappings", "list"],

@@ -48,11 +48,12 @@ def explain_code(code: Code, palette: Palette) -> None:
     if not code.explanation:
         return
     if palette.enabled:  # a terminal: headings, code blocks, emphasis rendered
-        from rich.console import Console
         from rich.markdown import Markdown
 
+        from hipport.output.console import PipeConsole
+
         click.echo()
-        Console().print(Markdown(code.explanation))
+        PipeConsole().print(Markdown(code.explanation))
     else:
         click.echo(f"\n{code.explanation.rstrip()}")
 

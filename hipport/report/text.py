@@ -5,16 +5,21 @@ and open hazards), then the tables; rows where nothing is left to do are
 left out (the other formats list them), and a `file:line` is never wrapped."""
 from __future__ import annotations
 
-from typing import TextIO
+from typing import Sequence, TextIO
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from hipport.output.console import PipeConsole
 from hipport.report import view
+from hipport.report.ledger import LedgerRow
 from hipport.report.model import Report
 
 TOP_TERMINAL = 15  # rows per table on a terminal; the other formats list more
+# Narrower than this, the ledger's eight columns leave a few characters to each
+# name: it is printed as a list instead, a location on its own line.
+NARROW = 100
 
 
 def _table(title: str, *columns: str, whole: dict[str, int] | None = None) -> Table:
@@ -30,6 +35,19 @@ def _table(title: str, *columns: str, whole: dict[str, int] | None = None) -> Ta
 
 def _widest(cells: list[str]) -> int:
     return max((len(c) for c in cells), default=0)
+
+
+def _ledger_list(console: Console, title: str, rows: Sequence[LedgerRow],
+                 firsts: list[str]) -> None:
+    """The ledger on a narrow terminal: one API a line, its first location
+    on the next (never wrapped, however long)."""
+    console.print(f"[bold]{escape(title)}[/bold]")
+    for row, first in zip(rows, firsts):
+        uses = view.plural(row.occurrences, "use")
+        console.print(f"  [bold]{escape(row.cuda_name)}[/bold] {row.priority} · {row.library} · "
+                      f"{row.status} · {uses} in {view.plural(row.files, 'file')} · "
+                      f"{view.days(row.days)} days", highlight=False)
+        console.print(f"      {escape(first)}", soft_wrap=True, highlight=False)
 
 
 def _next_steps(console: Console, report: Report) -> None:
@@ -52,7 +70,7 @@ _LEFT = {"Status", "Library", "ROCm", "First location", "Name", "Severity", "Bas
 
 
 def render(report: Report, out: TextIO) -> None:
-    console = Console(file=out, width=None if out.isatty() else 140, highlight=False)
+    console = PipeConsole(file=out, width=None if out.isatty() else 140, highlight=False)
     t = report.totals
     console.print(f"[bold]CUDA to HIP migration report[/bold]: {', '.join(report.paths)}")
     console.print(view.headline(report))
@@ -78,13 +96,17 @@ def render(report: Report, out: TextIO) -> None:
         rows = report.ledger[:TOP_TERMINAL]
         firsts = [row.locations[0] + (f" (+{row.occurrences - 1})" if row.occurrences > 1
                                       else "") for row in rows]
-        ledger = _table(f"Unmapped-API ledger ({len(report.ledger)} APIs)", "CUDA API",
-                        "Priority", "Library", "Status", "Uses", "Files", "Days",
-                        "First location", whole={"First location": _widest(firsts)})
-        for row, first in zip(rows, firsts):
-            ledger.add_row(row.cuda_name, row.priority, row.library, row.status,
-                           str(row.occurrences), str(row.files), view.days(row.days), first)
-        console.print(ledger)
+        title = f"Unmapped-API ledger ({len(report.ledger)} APIs)"
+        if console.width < NARROW:
+            _ledger_list(console, title, rows, firsts)
+        else:
+            ledger = _table(title, "CUDA API", "Priority", "Library", "Status", "Uses",
+                            "Files", "Days", "First location",
+                            whole={"First location": _widest(firsts)})
+            for row, first in zip(rows, firsts):
+                ledger.add_row(row.cuda_name, row.priority, row.library, row.status,
+                               str(row.occurrences), str(row.files), view.days(row.days), first)
+            console.print(ledger)
 
     open_groups = [g for g in report.findings if g.open]
     if open_groups:
