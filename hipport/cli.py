@@ -109,7 +109,7 @@ def _front_end_options(func: Callable[..., None]) -> Callable[..., None]:
     def wrapper(*args: Any, semantic: bool, compile_commands: Path | None,
                 cuda_path: Path | None, extra_arg: Sequence[str], cuda_include: Sequence[str],
                 **kwargs: Any) -> None:
-        from hipport.commands.common import FrontEnd
+        from hipport.options import FrontEnd
 
         front_end = FrontEnd(semantic, compile_commands, cuda_path, tuple(extra_arg),
                              tuple(cuda_include))
@@ -402,8 +402,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
     pre-commit hooks and CI.  Reads files, writes nothing (but the baseline)."""
     from hipport.check.session import CheckRequest
     from hipport.commands.check import run_check
-    from hipport.commands.common import build_settings
     from hipport.files import Selection
+    from hipport.options import build_settings
 
     raise SystemExit(run_check(CheckRequest(
         tuple(paths), policy, tuple(fail_on), tuple(ignore), staged, diff_base, baseline,
@@ -462,7 +462,7 @@ def verify(paths: Sequence[Path], hipcc: str | None, offload_arch: str | None,
 def _arch_list(value: str | None) -> tuple[str, ...]:
     if value is None:
         return ()
-    from hipport.commands.common import offload_targets
+    from hipport.options import offload_targets
 
     return offload_targets(value)
 

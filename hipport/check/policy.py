@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.codes import CODES, Severity
+from hipport.compat import HEADER_STALE
 from hipport.config import ProjectConfig, Values
 from hipport.diagnostics.model import Category, FileEffect
 from hipport.errors import UsageError
@@ -41,7 +42,7 @@ def default_selects(policy: Policy, code: str) -> bool:
     if known.category is Category.HAZARD and known.severity is Severity.ERROR:
         return True
     if policy is Policy.COMPAT:
-        return code == "HP311" or known.effect is FileEffect.SKIPPED
+        return code == HEADER_STALE or known.effect is FileEffect.SKIPPED
     if policy is Policy.HIP_ONLY:
         # A file hipport could not read may hold CUDA: a HIP-only tree cannot pass it.
         return known.reference or known.effect is FileEffect.SKIPPED

@@ -14,8 +14,8 @@ from hipport.check.output import FORMATS, render
 from hipport.check.policy import FailurePolicy
 from hipport.check.session import CheckRequest
 from hipport.check.session import run_check as check
-from hipport.commands.common import display_path
 from hipport.errors import UsageError
+from hipport.options import display_path
 from hipport.output import HUMAN_FORMATS, Options
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics

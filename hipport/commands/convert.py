@@ -8,12 +8,12 @@ from pathlib import Path
 
 import click
 
-from hipport.commands.common import FrontEnd, build_settings, display_path, offload_targets
 from hipport.commands.listing import Listing, fix_hints, summary_line
-from hipport.commands.progress import progress_bar
 from hipport.errors import UsageError
 from hipport.files import Selection
+from hipport.options import FrontEnd, build_settings, display_path, offload_targets
 from hipport.output import FORMATS, HUMAN_FORMATS
+from hipport.output.progress import progress_bar
 from hipport.output.style import color_diff, color_wanted, interactive
 from hipport.pipeline import Plan, Request, Run, execute, plan
 from hipport.runner import Mode

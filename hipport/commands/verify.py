@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from hipport.commands.common import display_path
-from hipport.commands.progress import progress_bar
+from hipport.options import display_path
+from hipport.output.progress import progress_bar
 from hipport.output.style import color_wanted, interactive
 from hipport.verify import Request, Verification, run
 from hipport.verify.render import render_json, text_lines

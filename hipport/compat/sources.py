@@ -16,8 +16,14 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from hipport.compat import DEFAULT_HEADER, MARKER, source_condition
-from hipport.convert import ConversionResult, allowed, apply_findings, collect_findings
+from hipport.compat import DEFAULT_HEADER, HEADER_INCLUDED, MARKER, source_condition
+from hipport.convert import (
+    ConversionResult,
+    allowed,
+    apply_findings,
+    collect_findings,
+    introduced_parse_error,
+)
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Analysis, Backend, Include
@@ -25,7 +31,7 @@ from hipport.rules.includes import _CUDA_HEADER_PREFIXES
 from hipport.settings import Settings
 from hipport.table import MappingTable
 
-INCLUDED = "HP310"
+INCLUDED = HEADER_INCLUDED
 
 
 def include_target(settings: Settings, path: Path | None) -> str:
@@ -92,8 +98,11 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
     errors = first.analysis.error_count
 
     def verify(output: bytes, had_skips: bool, edits: tuple[Edit, ...]) -> Finding | None:
+        # Always Check.REPARSE (hipport.convert.choose_check decides for the
+        # rewrite strategy): the compat edit renames nothing, so a second pass
+        # has nothing to find; only a parse the edit made worse is refused.
         if backend.error_count(output) > errors:
-            return Finding("HP003", "the compat edit would not parse; file left unchanged", 0, 0)
+            return introduced_parse_error("text with the compat edit")
         return None
 
     result = apply_findings(data, findings, settings, verify,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hipport.codes import CODES
-from hipport.compat import MARKER
+from hipport.compat import HEADER_STALE, MARKER
 from hipport.compat.header import Uses, covered_names, render
 from hipport.delivery import Mode, WriteFailed, unified_diff
 from hipport.errors import UsageError
@@ -18,7 +18,7 @@ from hipport.settings import DEFAULT_CUDA_VERSION
 from hipport.table import Mapping, MappingTable
 from hipport.writing import write_atomic
 
-STALE = "HP311"
+STALE = HEADER_STALE
 
 
 @dataclass(frozen=True)

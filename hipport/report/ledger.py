@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from hipport.codes import CODES
+from hipport.diagnostics.model import Ledger
 from hipport.findings import LocatedFinding
 from hipport.report.effort import EffortModel
 from hipport.table import MappingTable
@@ -46,7 +47,9 @@ class LedgerRow:
 def reference_library(f: LocatedFinding) -> str:
     if f.finding.library:
         return f.finding.library
-    return "unknown" if f.code == "HP900" else "language"
+    # A name the catalogue does not know has no library; a known one without
+    # a library is part of the language (__CUDA_ARCH__, __syncwarp ...).
+    return "unknown" if CODES[f.code].ledger is Ledger.UNMAPPED else "language"
 
 
 def build_ledger(findings: Iterable[tuple[str, LocatedFinding]], table: MappingTable,

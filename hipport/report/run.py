@@ -8,14 +8,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hipport.buildfiles import detect_build_kind
-from hipport.commands.common import FrontEnd, build_settings, display_path
-from hipport.commands.progress import progress_bar
 from hipport.compat.header import render as render_header
 from hipport.compat.tree import uses_of
 from hipport.config import load_config
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection
+from hipport.options import FrontEnd, build_settings, display_path
+from hipport.output.progress import progress_bar
 from hipport.outputs import output_target
 from hipport.pipeline import Request, execute, plan
 from hipport.report.effort import load_effort_model

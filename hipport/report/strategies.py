@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from hipport.codes import CODES
+from hipport.compat import HEADER_STALE
 from hipport.runner import FileResult, Outcome
 
 
@@ -29,7 +30,7 @@ def strategy_row(strategy: str, results: Iterable[FileResult],
     for result in results:
         for f in result.findings:
             name = f.finding.cuda_name
-            if name is None or f.code == "HP311":
+            if name is None or f.code == HEADER_STALE:
                 continue
             if f.applied:
                 mapped.add(name)

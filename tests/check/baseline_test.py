@@ -18,7 +18,7 @@ from hipport.check.baseline import (
 )
 from hipport.check.engine import CheckedFile, evaluate
 from hipport.check.policy import FailurePolicy
-from hipport.commands.common import build_settings
+from hipport.options import build_settings
 from hipport.runner import Job, Mode, RunOptions, run_batch
 
 ORIGINAL = b"""#include <cuda_runtime.h>

@@ -144,7 +144,7 @@ def test_tests_of_cuda_header_guards_keep_their_answer(tmp_path: Path):
 
 @pytest.mark.parametrize(("assumed", "value"), [(None, "12000"), ("11.2", "11020")])
 def test_cuda_version_tests_answered_for_the_assumed_release(tmp_path: Path, assumed, value):
-    from hipport.commands.common import assumed_cuda
+    from hipport.options import assumed_cuda
 
     text = header_for(tmp_path, "#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11020\n"
                       "int f();\n#endif\n", assume_cuda_version=assumed_cuda(assumed))

@@ -8,6 +8,7 @@ from hipport.doctor.compiler import probe_compilers
 from hipport.doctor.model import Status
 from hipport.doctor.rocm import find_rocm
 from hipport.doctor.system import System
+from tests.ci import missing
 from tests.doctor.roots import suite_root, this_machine
 from tests.toolchain import require_hipcc, require_nvcc
 
@@ -108,7 +109,7 @@ def test_cmake_3_25_misses_the_multiarch_hip_lang():
     """docs/build-files.md, Debian 12 gap 1, diagnosed on the real layout."""
     system = this_machine(HIP_PLATFORM="amd")
     if system.find("cmake") is None:
-        pytest.skip("no cmake")
+        missing("no cmake")
     compilers, checks = _checks(system, suite_root("bookworm"))
     if compilers.cmake_version is not None and compilers.cmake_version >= (3, 27):
         pytest.skip("this CMake finds multiarch packages")

@@ -4,6 +4,7 @@ import pytest
 
 from hipport.doctor.model import Status
 from hipport.doctor.rocm import candidates, find_rocm
+from tests.ci import missing
 from tests.doctor.roots import isolated, suite_root
 
 # HIP's major.minor (include/hip/hip_version.h) and the Debian package version
@@ -101,7 +102,7 @@ def test_this_machine_debian_12():
     from tests.doctor.roots import this_machine
 
     if not Path("/usr/include/hip/hip_version.h").is_file():
-        pytest.skip("no ROCm from Debian on this machine")
+        missing("no ROCm from Debian on this machine")
     root, _ = find_rocm(this_machine(ROCM_PATH="", HIP_PATH=""))
     assert root is not None and root.path == Path("/usr")
     assert root.how in ("distribution (/usr)", "/opt/rocm")

@@ -1,4 +1,5 @@
-"""Turning what the user typed into typed values, shared by the commands."""
+"""Turning what the user typed into typed values (settings, targets), for every
+command and for library callers such as `hipport.report.run`."""
 from __future__ import annotations
 
 from hipport.errors import UsageError
