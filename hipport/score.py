@@ -96,6 +96,16 @@ class RunStats:
             f"{self.files_failed} failed"
             + (f", {self.files_skipped} skipped" if self.files_skipped else "")
             + f" · {t.refs_converted} refs converted, {t.refs_unconverted} unconverted "
-            f"(conversion {self.conversion_rate:.1%}, reuse {self.reuse_rate:.1%} of "
-            f"{t.lines} lines)"
+            f"({self._rates()})"
         )
+
+    def _rates(self) -> str:
+        # A file left unchanged (failed, skipped) is not measured: with no
+        # line measured a rate would read "100 %" for a run that did nothing.
+        t = self.totals
+        if not t.lines:
+            return "nothing measured"
+        left_out = self.files_failed + self.files_skipped
+        return (f"conversion {self.conversion_rate:.1%}, reuse {self.reuse_rate:.1%} of "
+                f"{t.lines} lines" + (f"; {left_out} failed or skipped not counted"
+                                      if left_out else ""))

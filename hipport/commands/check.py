@@ -3,6 +3,7 @@ remains.  The check itself is ``hipport.check.session``; this module turns
 options into a request and prints what comes back."""
 from __future__ import annotations
 
+import shlex
 import sys
 
 import click
@@ -122,7 +123,8 @@ def _summary(verdict: Verdict, failing: FailurePolicy, baseline: Baseline | None
         unsafe = states.count(FixState.UNSAFE)
         if fixable:
             n = states.count(FixState.APPLIED) + states.count(FixState.SAFE)
-            click.echo(f"  [*] {n} fixable: `hipport convert --in-place {' '.join(fixable)}` "
+            paths = " ".join(shlex.quote(p) for p in fixable)  # pasted into a shell as is
+            click.echo(f"  [*] {n} fixable: `hipport convert --in-place {paths}` "
                        "rewrites the ones with a HIP equivalent.", err=True)
         if unsafe:
             click.echo(f"  [*] {unsafe} more with `hipport convert --unsafe-fixes` "

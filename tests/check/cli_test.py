@@ -292,3 +292,11 @@ def test_unsafe_fixes_are_counted_apart(project: Path):
     assert result.exit_code == 1
     assert result.stdout.startswith("src/arch.cu:1:5: HP904 [*] `__CUDA_ARCH__`")
     assert "[*] 1 more with `hipport convert --unsafe-fixes`" in result.stderr
+
+
+def test_the_fix_hint_quotes_names_a_shell_would_split(project: Path):
+    # Before: `hipport convert --in-place src/my kernel.cu`, two arguments once pasted.
+    (project / "src" / "my kernel.cpp").write_bytes(b"void f(void** p) { cudaMalloc(p, 4); }\n")
+    result = run("--policy", "hip-only", "src/my kernel.cpp")
+    assert result.exit_code == 1
+    assert "`hipport convert --in-place 'src/my kernel.cpp'`" in result.stderr, result.stderr
