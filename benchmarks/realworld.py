@@ -380,14 +380,15 @@ def hipport_help(env: dict[str, str]) -> str:
 
 
 def convert(corpus: Path, repos: Iterable[str], out: Path, oracle: Oracle,
-            env: dict[str, str], jobs: int) -> dict[str, dict[str, Any]]:
+            env: dict[str, str], jobs: int, strategy: str = "rewrite") -> dict[str, dict[str, Any]]:
     results: dict[str, dict[str, Any]] = {}
     for repo in repos:
         target = out / oracle.name / repo
         if target.exists():
             shutil.rmtree(target)
         cmd = [sys.executable, "-m", "hipport", "convert", str(corpus / repo), "-o", str(target),
-               "--force", "--no-cache", "-q", "-j", str(jobs), *oracle.convert_args]
+               "--force", "--no-cache", "-q", "-j", str(jobs), *oracle.convert_args,
+               *(["--strategy", strategy] if strategy != "rewrite" else [])]
         start = time.monotonic()
         # cwd: `python -m` puts the current folder first on sys.path, ahead of PYTHONPATH.
         proc = subprocess.run(cmd, env=env, cwd=env["PYTHONPATH"], capture_output=True,
@@ -414,6 +415,7 @@ def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
              f"{len(units)} translation units in {len({(u.repo, u.program) for u in units})} "
              f"programs from {len({u.repo for u in units})} repositories; "
              f"{len(valid)} compile with nvcc (the originals that count). "
+             f"Strategy: {data.get('strategy', 'rewrite')}. "
              f"Compile: `hipcc --offload-arch=gfx90a -std=c++17 {data.get('hip_mode', '-c')}`. "
              f"Run took {data['seconds'] / 60:.1f} min.", ""]
     head = "| repository | TUs | nvcc ok | " + " | ".join(oracles) + " |"
@@ -508,6 +510,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="compile in reverse order: two runs started together (two "
                              "checkouts) share hip-cache.json and meet in the middle")
     parser.add_argument("--baseline", type=Path, help="an earlier results JSON to compare with")
+    parser.add_argument("--strategy", choices=("rewrite", "compat"), default="rewrite",
+                        help="hipport's conversion strategy: compat compiles each TU as "
+                             "the single-source AMD build (the generated hip_compat.h)")
     args = parser.parse_args(argv)
 
     start = time.monotonic()
@@ -541,7 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     work = (args.work or Path(tempfile.gettempdir()) / f"hipport-corpus-{args.out.stem}")
     work = work.resolve()
     repos = sorted({u.repo for u in units})
-    conversions = {o.name: convert(corpus, repos, work, o, env, args.jobs) for o in oracles}
+    conversions = {o.name: convert(corpus, repos, work, o, env, args.jobs, args.strategy)
+                   for o in oracles}
 
     jobs: list[tuple[Unit, Oracle]] = []
     for unit in units:
@@ -587,6 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "convert": conversions,
         "cuda_includes": [str(d) for d in cuda_includes],
         "hip_mode": "-fsyntax-only" if args.syntax_only else "-c",
+        "strategy": args.strategy,
         "seconds": round(time.monotonic() - start, 1),
         "units": [asdict(u) for u in units],
     }
