@@ -1,7 +1,7 @@
 """Real-world corpus: do converted programs compile with HIP 5.2 and ROCm 6.4?
 
     PYTHONPATH=CHECKOUT .venv/bin/python benchmarks/realworld.py CORPUS \\
-        --out RESULTS/NAME.json [-j 2] [--baseline RESULTS/OLD.json]
+        --out RESULTS/NAME.json [-j 2] [--baseline RESULTS/OLD.json] [--strategy compat]
 
 CORPUS holds one folder per public repository (fetched outside this
 repository, never committed; docs/corpus.md says how it was built).  For
@@ -27,6 +27,13 @@ CUDA) the script
    (``unknown type name``, ``undeclared identifier``, ``missing header``,
    ...) and symbol, and whether it is in the TU or in a helper header.
 
+``--strategy compat`` converts with ``--strategy compat`` (docs/single-source.md)
+and also compiles each converted TU with the original's nvcc command: the
+NVIDIA side must still compile, so the summary counts the TUs that compile
+with nvcc AND each hipcc.  Either strategy records per repository the lines
+the conversion changed (sources, build files, the generated header) and, for
+compat, the names hip_compat.h lists as missed by the AMD build.
+
 It writes OUT (JSON) and OUT with ``.md`` (the summary: counts per oracle and
 per repository, programs whose every TU compiles, the top failure classes
 with an example each, and with ``--baseline`` what changed).  Answers are
@@ -37,6 +44,7 @@ gives the figures and the time.
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import os
@@ -63,6 +71,12 @@ HELPER_DIRS = ("utils", "common", "include", "inc", "src")
 USES_CUDA = re.compile(
     rb"cuda|cublas|cufft|curand|cusparse|cusolver|__global__|<<<|nvtx|nvml", re.IGNORECASE)
 MAIN = re.compile(rb"\bint\s+main\s*\(")
+SOURCE_SUFFIXES = TU_SUFFIXES | {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc"}
+BUILD_FILE = re.compile(r"(?:^|/)(?:CMakeLists\.txt|[^/]*\.cmake|(?:GNU)?[Mm]akefile[^/]*|"
+                        r"[^/]*\.mk)$")
+COMPAT_HEADER = "hip_compat.h"
+# A name in hip_compat.h's "The AMD build will miss" block: ` *   NAME: why (origin)`.
+MISSED_LINE = re.compile(r"^ \*   (?P<name><[^>]+>|\S+): (?P<why>.*?)(?: \([^()]*\))?$")
 TIMEOUT = 600.0
 
 # The first matching pattern names the class; its groups name the symbol.
@@ -128,6 +142,8 @@ class Unit:
     lang: str                     # "cu" or "c"
     nvcc: Compile | None = None
     hip: dict[str, Compile | None] = field(default_factory=dict)
+    # --strategy compat: the converted TU (each oracle's tree) with the original's nvcc command.
+    nvcc_converted: dict[str, Compile | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -312,6 +328,48 @@ def check_originals(units: list[Unit], corpus: Path, cuda_includes: Sequence[Pat
     run_pool(work, todo, jobs, "nvcc")
 
 
+def check_converted(units: list[Unit], oracles: Sequence[Oracle], work: Path,
+                    cuda_includes: Sequence[Path], cache_path: Path, jobs: int,
+                    every: bool = False, reverse: bool = False) -> None:
+    """Compile each oracle's converted TU with the original's nvcc command (compat: the
+    NVIDIA build of the single-source tree must still compile).  Cached in ``cache_path``
+    by the digest of the TU and the local headers it may include (hip_compat.h too)."""
+    cache: dict[str, dict[str, Any]] = (
+        json.loads(cache_path.read_text()) if cache_path.is_file() else {})
+    todo: list[tuple[Unit, str, Path, list[str], str]] = []
+    reused = 0
+    for unit in units:
+        for o in oracles:
+            unit.nvcc_converted[o.name] = None
+            root = (work / o.name / unit.repo).resolve()
+            if not (every or unit.nvcc is None or unit.nvcc.ok):
+                continue
+            if not (root / unit.path).is_file():
+                unit.nvcc_converted[o.name] = Compile(False, 0.0, first_error="no converted file",
+                                                      error_class="conversion failed")
+                continue
+            cmd = nvcc_command(unit, root, cuda_includes)
+            salt = "nvcc|" + "|".join(a for a in cmd[:-1] if not a.startswith("-I"))
+            key = closure_digest(root, root / unit.path, salt)
+            if key in cache:
+                unit.nvcc_converted[o.name] = Compile(**cache[key])
+                reused += 1
+            else:
+                todo.append((unit, o.name, root, cmd, key))
+    progress("nvcc (converted) results reused from nvcc-cache.json", reused, reused + len(todo))
+    lock = threading.Lock()
+
+    def work_one(item: tuple[Unit, str, Path, list[str], str]) -> None:
+        unit, oracle, root, cmd, key = item
+        unit.nvcc_converted[oracle] = result = run_compile(cmd, dict(os.environ), root,
+                                                           unit.path)
+        with lock:
+            cache[key] = asdict(result)
+            save_merged(cache_path, cache)
+
+    run_pool(work_one, todo[::-1] if reverse else todo, jobs, "nvcc (converted)")
+
+
 def save_merged(path: Path, cache: dict[str, dict[str, Any]]) -> None:
     try:
         on_disk: dict[str, dict[str, Any]] = json.loads(path.read_text())
@@ -395,9 +453,87 @@ def convert(corpus: Path, repos: Iterable[str], out: Path, oracle: Oracle,
                               text=True, check=False)
         summary = [s for s in (proc.stdout + proc.stderr).splitlines() if s.strip()]
         results[repo] = {"exit": proc.returncode, "seconds": round(time.monotonic() - start, 1),
-                         "summary": summary[-1] if summary else "", "args": cmd[3:]}
+                         "summary": summary[-1] if summary else "", "args": cmd[3:],
+                         "diff": diff_stat(corpus / repo, target),
+                         "missed": name_uses(target, missed_names(target / COMPAT_HEADER))}
         progress(f"convert {oracle.name} {repo}: exit {proc.returncode}", 1, 1)
     return results
+
+
+def file_kind(rel: str) -> str:
+    if rel == COMPAT_HEADER:
+        return "generated header"
+    if BUILD_FILE.search(rel):
+        return "build files"
+    return "sources" if Path(rel).suffix in SOURCE_SUFFIXES else "other"
+
+
+def changed_lines(old: bytes, new: bytes) -> tuple[int, int]:
+    """(added, removed) lines of a unified diff of ``old`` and ``new``."""
+    diff = difflib.unified_diff(old.decode(errors="replace").splitlines(),
+                                new.decode(errors="replace").splitlines(), n=0, lineterm="")
+    added = removed = 0
+    for line in diff:
+        if line.startswith(("+++", "---")):
+            continue
+        added += line.startswith("+")
+        removed += line.startswith("-")
+    return added, removed
+
+
+def diff_stat(original: Path, converted: Path) -> dict[str, dict[str, int]]:
+    """Per kind of file: files touched (changed or new), lines added and removed."""
+    stat: dict[str, dict[str, int]] = defaultdict(
+        lambda: {"files": 0, "new files": 0, "added": 0, "removed": 0})
+    if not converted.is_dir():
+        return {}
+    for path in sorted(p for p in converted.rglob("*") if p.is_file() and not p.is_symlink()):
+        rel = path.relative_to(converted).as_posix()
+        before = original / rel
+        old = before.read_bytes() if before.is_file() else b""
+        new = path.read_bytes()
+        if before.is_file() and old == new:
+            continue
+        added, removed = changed_lines(old, new)
+        row = stat[file_kind(rel)]
+        row["files"] += 1
+        row["new files"] += not before.is_file()
+        row["added"] += added
+        row["removed"] += removed
+    return dict(stat)
+
+
+def missed_names(header: Path) -> dict[str, str]:
+    """The names a generated hip_compat.h says the AMD build will miss, and why."""
+    if not header.is_file():
+        return {}
+    missed: dict[str, str] = {}
+    inside = False
+    for line in header.read_text(errors="replace").splitlines():
+        if line.startswith("/* The AMD build will miss"):
+            inside = True
+        elif inside and line.strip() == "*/":
+            break
+        elif inside and (m := MISSED_LINE.match(line)):
+            missed[m.group("name")] = m.group("why")
+    return missed
+
+
+def name_uses(root: Path, names: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Each name with its reason and the number of source files of ``root`` naming it."""
+    uses: dict[str, dict[str, Any]] = {name: {"why": why, "files": 0}
+                                       for name, why in names.items()}
+    if not names:
+        return uses
+    words = {name.strip("<>"): name for name in names}
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(
+        re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?!\w)")
+    for path in root.rglob("*"):
+        if path.name == COMPAT_HEADER or path.suffix not in SOURCE_SUFFIXES or not path.is_file():
+            continue
+        for word in set(pattern.findall(path.read_text(errors="replace"))):
+            uses[words[word]]["files"] += 1
+    return uses
 
 
 # ------------------------------------------------------------- summary --
@@ -431,6 +567,9 @@ def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
     whole = {o: sum(1 for p in programs.values() if all(hip_ok(u, o) for u in p)) for o in oracles}
     lines += ["", "Programs whose every nvcc-valid TU compiles: " + ", ".join(
         f"{o} {pct(whole[o], len(programs))}" for o in oracles), ""]
+    if data.get("strategy") == "compat":
+        lines += single_source(units, oracles)
+    lines += changed_summary(data)
     if baseline is not None:
         lines += [f"## Against the baseline ({baseline['hipport']})", "",
                   "| oracle | baseline | now | fixed | broken |", "|---|---:|---:|---:|---:|"]
@@ -469,6 +608,68 @@ def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
+def single_source(units: list[Unit], oracles: list[str]) -> list[str]:
+    """Compat: the converted TUs that compile with nvcc AND each hipcc."""
+    lines = ["## Single source: the converted TU with nvcc AND hipcc", "",
+             "| repository | nvcc ok | " + " | ".join(
+                 f"{o} tree: nvcc | nvcc AND {o}" for o in oracles) + " |",
+             "|---" * (2 + 2 * len(oracles)) + "|"]
+    for repo in sorted({u.repo for u in units}) + ["**all**"]:
+        ok = [u for u in units if repo in (u.repo, "**all**") and u.nvcc is not None and u.nvcc.ok]
+        cells = [pct(sum(1 for u in ok if converted_ok(u, o) and (nvcc_only or hip_ok(u, o))),
+                     len(ok)) for o in oracles for nvcc_only in (True, False)]
+        lines.append(f"| {repo} | {len(ok)} | " + " | ".join(cells) + " |")
+    broken = [(u, o) for u in units for o in oracles
+              if u.nvcc is not None and u.nvcc.ok and not converted_ok(u, o)]
+    lines += ["", f"Converted TUs nvcc no longer compiles (the original does): {len(broken)}", ""]
+    if broken:
+        lines += ["| tree | TU | first error |", "|---|---|---|"]
+        for u, o in broken[:20]:
+            c = u.nvcc_converted.get(o)
+            err = (c.first_error if c else "not compiled").replace("|", "\\|")[:200]
+            lines.append(f"| {o} | {u.repo}/{u.path} | `{err}` |")
+        lines.append("")
+    return lines
+
+
+def changed_summary(data: dict[str, Any]) -> list[str]:
+    """Lines the conversion changed (whole repositories), and compat's missed names."""
+    lines: list[str] = []
+    for o, repos in data.get("convert", {}).items():
+        totals: dict[str, Counter[str]] = defaultdict(Counter)
+        missed: dict[str, tuple[str, int, int]] = {}
+        for result in repos.values():
+            for kind, row in result.get("diff", {}).items():
+                totals[kind].update(row)
+            for name, use in result.get("missed", {}).items():
+                _, files, count = missed.get(name, (use["why"], 0, 0))
+                missed[name] = (use["why"], files + use["files"], count + 1)
+        if not totals:
+            continue
+        lines += [f"## {o}: lines changed ({len(repos)} repositories, whole)", "",
+                  "| files | touched | new | lines added | lines removed |",
+                  "|---|---:|---:|---:|---:|"]
+        for kind in sorted(totals):
+            row = totals[kind]
+            lines.append(f"| {kind} | {row['files']} | {row['new files']} | {row['added']} | "
+                         f"{row['removed']} |")
+        lines.append("")
+        if missed:
+            top = sorted(missed.items(), key=lambda kv: (-kv[1][1], -kv[1][2], kv[0]))[:20]
+            lines += [f"{o}: hip_compat.h lists {len(missed)} names the AMD build will miss "
+                      "(top 20 by source files naming them)", "",
+                      "| name | why | files | repositories |", "|---|---|---:|---:|"]
+            lines += [f"| `{name}` | {why} | {files} | {count} |"
+                      for name, (why, files, count) in top]
+            lines.append("")
+    return lines
+
+
+def converted_ok(unit: Unit, oracle: str) -> bool:
+    c = unit.nvcc_converted.get(oracle)
+    return c is not None and c.ok
+
+
 def hip_ok(unit: Unit, oracle: str) -> bool:
     c = unit.hip.get(oracle)
     return c is not None and c.ok
@@ -477,7 +678,9 @@ def hip_ok(unit: Unit, oracle: str) -> bool:
 def unit_from(raw: dict[str, Any]) -> Unit:
     nvcc = Compile(**raw["nvcc"]) if raw.get("nvcc") else None
     hip = {k: (Compile(**v) if v else None) for k, v in raw.get("hip", {}).items()}
-    return Unit(raw["repo"], raw["path"], raw["program"], raw["lang"], nvcc, hip)
+    converted = {k: (Compile(**v) if v else None)
+                 for k, v in raw.get("nvcc_converted", {}).items()}
+    return Unit(raw["repo"], raw["path"], raw["program"], raw["lang"], nvcc, hip, converted)
 
 
 # ---------------------------------------------------------------- main --
@@ -586,6 +789,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     run_pool(work_one, jobs[::-1] if args.reverse else jobs, args.jobs, "hipcc")
     progress("hipcc results reused from hip-cache.json", reused, len(jobs))
+    if args.strategy == "compat":
+        check_converted(units, oracles, work, cuda_includes, nvcc_cache, args.jobs, args.all,
+                        args.reverse)
     data: dict[str, Any] = {
         "schema": "hipport-corpus/1",
         "hipport": f"{checkout} ({rev})",
