@@ -219,9 +219,9 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
             library = entry.library
             body += ["", f"/* {library} */"]
         body += lines
-    for name, why in sorted(uses.left.items()):
-        if name not in answered:
-            missed.append(f" *   {name}: {why}")
+    for left, why in sorted(uses.left.items()):
+        if left not in answered:
+            missed.append(f" *   {left}: {why}")
     out = [MARKER.decode() + ": do not edit.",
            f" * {name} maps the CUDA names this project uses to HIP for an AMD build;",
            " * re-run `hipport convert --strategy compat` when the code changes",

@@ -115,7 +115,7 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
 def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings: Settings,
                  path: Path | None, uses_cuda: bool) -> Finding | None:
     includes = sorted(analysis.includes, key=lambda i: i.start)
-    toolkit = [i for i in includes if is_toolkit_include(i, table) and i.alone_on_line]
+    toolkit = [i for i in includes if is_toolkit_include(i, table) and _whole_line(data, i)]
     if not uses_cuda and not toolkit:
         return None
     newline = b"\r\n" if b"\r\n" in data else b"\n"
@@ -148,6 +148,23 @@ def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings:
     at = edits[0].start
     return Finding(INCLUDED, "compat: " + "; ".join(what), at, at,
                    fix=Fix(edits, title=f"Include {target}"))
+
+
+def _whole_line(data: bytes, inc: Include) -> bool:
+    """The directive is its line's only code: an ``#if`` above and an
+    ``#endif`` below hide exactly it.  A trailing ``// comment`` or a
+    ``/* comment */`` closed on the same line is fine; a comment that goes
+    on to the next line, or a line continuation, is not."""
+    if inc.alone_on_line:
+        return True
+    if not data[inc.line_start:inc.start].lstrip(b" \t").startswith(b"#"):
+        return False
+    rest = data[inc.end + 1:inc.line_end].strip()
+    if rest.endswith(b"\\"):
+        return False
+    if rest.startswith(b"//"):
+        return True
+    return rest.startswith(b"/*") and rest.endswith(b"*/") and b"*/" not in rest[2:-2]
 
 
 def _insertion(toolkit: list[Include], includes: list[Include], analysis: Analysis) -> int:

@@ -154,3 +154,12 @@ def test_cuda_version_tests_answered_for_the_assumed_release(tmp_path: Path, ass
 def test_no_version_macros_without_version_tests(tmp_path: Path):
     text = header_for(tmp_path, "void f(void *p) { cudaFree(p); }\n")
     assert "CUDART_VERSION" not in text and "defined(HIPBLAS_H)" not in text
+
+
+def test_the_header_names_itself_even_with_names_left_over():
+    # Before: the loop over the names left reused `name`, so the second line
+    # said "* nvtxNameCudaStreamA maps the CUDA names ...".
+    text = render(Uses(left={"zzzUnknownName": "unmapped-cuda-api"}), "", "my_compat.h").decode()
+    assert text.splitlines()[1] == (" * my_compat.h maps the CUDA names this project uses to HIP "
+                                    "for an AMD build;")
+    assert " *   zzzUnknownName: unmapped-cuda-api" in text

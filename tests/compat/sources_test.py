@@ -75,3 +75,21 @@ def test_a_rename_that_needs_review_stays_unconverted():
     assert b"__NVCC__" in result.output
     unsafe = convert_source(source, Settings(strategy="compat", unsafe_fixes=True))
     assert unsafe.stats.refs_unconverted == 0 and b"__NVCC__" in unsafe.output
+
+
+def test_includes_with_a_trailing_comment_are_wrapped_too():
+    # Before: `#include <cuda_fp16.h>  // types` stayed visible to the AMD build
+    # (CUDALibrarySamples' cuSPARSE samples: 'cuda_fp16.h' file not found).
+    source = ("#include <cuda_fp16.h>  // data types\n#include <cuda_runtime.h> /* rt */\n"
+              "void f(void *p) { cudaFree(p); }\n")
+    assert compat(source) == (
+        '#include "hip_compat.h"\n#if !defined(__HIP_PLATFORM_AMD__)\n'
+        "#include <cuda_fp16.h>  // data types\n#include <cuda_runtime.h> /* rt */\n#endif\n"
+        "void f(void *p) { cudaFree(p); }\n")
+
+
+def test_an_include_whose_comment_goes_on_is_not_wrapped():
+    # An #endif after the line would land inside the comment (or the spliced line).
+    for tail in ("/* a comment\n   that goes on */\n", "// spliced \\\n   on\n"):
+        source = "#include <cuda_runtime.h> " + tail + "void f(void *p) { cudaFree(p); }\n"
+        assert "#if !defined" not in compat(source), tail
