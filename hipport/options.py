@@ -2,6 +2,8 @@
 command and for library callers such as `hipport.report.run`."""
 from __future__ import annotations
 
+from typing import Callable, TypeVar
+
 from hipport.errors import UsageError
 from hipport.pipeline import FrontEnd, display_path
 from hipport.settings import DEFAULT_CUDA_VERSION, Settings, parse_cuda_version
@@ -26,22 +28,24 @@ def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
 
 def assumed_cuda(value: str | None) -> tuple[int, int]:
     """``--assume-cuda-version``: 12.0 when not given."""
-    if value is None:
-        return DEFAULT_CUDA_VERSION
-    try:
-        return parse_cuda_version(value)
-    except ValueError as exc:
-        raise UsageError(f"--assume-cuda-version: {exc}") from None
+    return _parsed("--assume-cuda-version", value, DEFAULT_CUDA_VERSION, parse_cuda_version)
 
 
 def target_release(value: str | None) -> tuple[int, ...]:
     """``--rocm-version``: the newest verified release when not given."""
+    return _parsed("--rocm-version", value, DEFAULT_TARGET, parse_target)
+
+
+_T = TypeVar("_T")
+
+
+def _parsed(option: str, value: str | None, default: _T, parse: Callable[[str], _T]) -> _T:
     if value is None:
-        return DEFAULT_TARGET
+        return default
     try:
-        return parse_target(value)
+        return parse(value)
     except ValueError as exc:
-        raise UsageError(f"--rocm-version: {exc}") from None
+        raise UsageError(f"{option}: {exc}") from None
 
 
 def offload_targets(value: str | None) -> tuple[str, ...]:
