@@ -112,12 +112,11 @@ def test_report_ledger_stays_readable_at_80_columns_and_less(columns: int):
         assert whole in ledger, ledger
 
 
-@pytest.mark.parametrize("command", [["mappings", "list"], ["report", "examples"]])
-def test_a_closed_pipe_ends_quietly_for_every_printer(command: list[str]):
+def test_a_closed_pipe_ends_quietly_for_the_text_report():
     # rich's console used to exit 1 for the text report (`report | true`).
     # The reader is gone before the first write: the outcome cannot depend
     # on whether the output fits in the pipe's buffer.
-    proc = subprocess.Popen([sys.executable, "-m", "hipport", *command], cwd=REPO,
+    proc = subprocess.Popen([sys.executable, "-m", "hipport", "report", "examples"], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment())
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
