@@ -168,11 +168,18 @@ def _whole_line(data: bytes, inc: Include) -> bool:
 
 
 def _insertion(toolkit: list[Include], includes: list[Include], analysis: Analysis) -> int:
-    if toolkit:
+    """Before the first toolkit include, when every build of the file sees
+    it; else where a new include goes (the top of the file), so that an
+    ``#ifdef USE_NVTX`` around the first CUDA include does not hide the
+    header from the rest of the file."""
+    if toolkit and not toolkit[0].conditional:
         return toolkit[0].line_start
     if analysis.include_insertion is not None:
         return analysis.include_insertion
-    return includes[0].line_start if includes else 0
+    unconditional = [i for i in includes if not i.conditional]
+    if unconditional:
+        return unconditional[0].line_start
+    return toolkit[0].line_start if toolkit else 0
 
 
 def _groups(toolkit: list[Include]) -> list[list[Include]]:

@@ -45,6 +45,9 @@ class Include:
     line_end: int
     alone_on_line: bool  # nothing but the directive (and whitespace) on its line
     block: int  # id of the enclosing conditional block, for de-duplication
+    # Inside an #if/#ifdef/#else (an include guard does not count): the
+    # directive is not seen by every build of the file.
+    conditional: bool = False
 
 
 @dataclass(frozen=True)

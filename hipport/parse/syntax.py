@@ -365,15 +365,11 @@ def _include_insertion(root: Node, data: bytes) -> int | None:
         if node.type == "preproc_call" and (node.text or b"").split()[:2] == [b"#pragma", b"once"]:
             fallback = _after_line(data, node.start_byte)
             continue
-        guard = node.child_by_field_name("name") if node.type == "preproc_ifdef" else None
-        if guard is not None and fallback is None and (node.text or b"").startswith(b"#ifndef"):
-            body = [c for c in node.children[2:] if c.type != "comment"]
-            define = body[0] if body and body[0].type == "preproc_def" else None
-            defined = define.child_by_field_name("name") if define is not None else None
-            if define is not None and defined is not None and defined.text == guard.text:
-                fallback = _after_line(data, define.start_byte)
-                nodes = [c for c in body[1:] if c.type != "#endif"]
-                continue
+        body = _guard_body(node) if fallback is None else None
+        if body is not None:
+            fallback = _after_line(data, body[0].start_byte)
+            nodes = [c for c in body[1:] if c.type != "#endif"]
+            continue
         if fallback is not None:
             return fallback
         if node.type in ("ERROR", "#endif"):
@@ -420,7 +416,43 @@ def _include(data: bytes, path: Node) -> Include | None:
         line_end=line_end,
         alone_on_line=alone,
         block=block,
+        conditional=_conditional(directive),
     )
+
+
+_CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef",
+                           "preproc_else"})
+
+
+def _conditional(node: Node) -> bool:
+    """Whether ``node`` sits in a preprocessor conditional other than the
+    file's include guard."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _CONDITIONALS and not _is_include_guard(parent):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _is_include_guard(node: Node) -> bool:
+    """``#ifndef X`` / ``#define X`` at the top of the file."""
+    return node.parent is not None and node.parent.type == "translation_unit" \
+        and _guard_body(node) is not None
+
+
+def _guard_body(node: Node) -> list[Node] | None:
+    """The children of an include guard after its ``#define``, or None when
+    ``node`` is not ``#ifndef X`` followed by ``#define X``."""
+    guard = node.child_by_field_name("name") if node.type == "preproc_ifdef" else None
+    if guard is None or not (node.text or b"").startswith(b"#ifndef"):
+        return None
+    body = [c for c in node.children[2:] if c.type != "comment"]
+    define = body[0] if body and body[0].type == "preproc_def" else None
+    defined = define.child_by_field_name("name") if define is not None else None
+    if define is None or defined is None or defined.text != guard.text:
+        return None
+    return body
 
 
 def _launch(data: bytes, config: Node) -> Launch | None:

@@ -93,3 +93,32 @@ def test_an_include_whose_comment_goes_on_is_not_wrapped():
     for tail in ("/* a comment\n   that goes on */\n", "// spliced \\\n   on\n"):
         source = "#include <cuda_runtime.h> " + tail + "void f(void *p) { cudaFree(p); }\n"
         assert "#if !defined" not in compat(source), tail
+
+
+def test_a_first_cuda_include_under_ifdef_does_not_hide_the_header():
+    # code-samples' manual_nvtx.cu: nvToolsExt.h only with USE_NVTX, kernels
+    # always; the header must be seen by the kernels either way.
+    source = ("#include <cstdio>\n\n#ifdef USE_NVTX\n#include <nvtx3/nvToolsExt.h>\n"
+              "#endif\n\n__global__ void k(int *p) { p[blockIdx.x] = 0; }\n")
+    out = compat(source)
+    assert out.startswith('#include "hip_compat.h"\n#include <cstdio>\n\n#ifdef USE_NVTX\n'
+                          "#if !defined(__HIP_PLATFORM_AMD__)\n#include <nvtx3/nvToolsExt.h>\n"
+                          "#endif\n#endif\n")
+    assert compat(out) == out
+
+
+def test_an_include_guard_is_not_a_condition():
+    source = ("#ifndef UTIL_H\n#define UTIL_H\n#include <vector>\n#include <cuda_runtime.h>\n"
+              "inline void f(void *p) { cudaFree(p); }\n#endif\n")
+    assert compat(source) == (
+        '#ifndef UTIL_H\n#define UTIL_H\n#include <vector>\n#include "hip_compat.h"\n'
+        "#if !defined(__HIP_PLATFORM_AMD__)\n#include <cuda_runtime.h>\n#endif\n"
+        "inline void f(void *p) { cudaFree(p); }\n#endif\n")
+
+
+def test_an_else_branch_is_a_condition_inside_a_guard_too():
+    source = ("#ifndef UTIL_H\n#define UTIL_H\n#if defined(USE_CPU)\n#include <vector>\n#else\n"
+              "#include <cuda_runtime.h>\n#endif\n"
+              "inline void f(void *p) { cudaFree(p); }\n#endif\n")
+    out = compat(source)
+    assert out.startswith('#ifndef UTIL_H\n#define UTIL_H\n#include "hip_compat.h"\n#if defined')
