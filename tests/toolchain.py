@@ -242,9 +242,13 @@ def _run(
 
 
 def hip_compile_command(
-    path: PathLike, *, extra_args: Sequence[str] = (), oracle: HipOracle | None = None
+    path: PathLike, *, extra_args: Sequence[str] = (), oracle: HipOracle | None = None,
+    language: str = "hip",
 ) -> list[str]:
-    """The hipcc command line (without ``-o``) used by :func:`compile_hip`."""
+    """The hipcc command line (without ``-o``) used by :func:`compile_hip`.
+
+    ``language="c"`` compiles a C file as host code, as CMake does for a C
+    source linked to hip::host (which defines the platform macro)."""
     if oracle is not None:
         hipcc, include_args = oracle.hipcc, list(oracle.include_args)
     else:
@@ -252,6 +256,9 @@ def hip_compile_command(
         if found is None:
             raise FileNotFoundError("hipcc not found; run scripts/setup-toolchain.sh")
         hipcc, include_args = found, hip_include_args()
+    if language == "c":
+        return [hipcc, *include_args, *extra_args, "-c", "-x", "c", "-D__HIP_PLATFORM_AMD__",
+                os.fspath(path)]
     # ``-x hip`` makes any suffix (.cu, .cpp, .cc, .cxx, .c, ...) device code.
     return [
         hipcc,
@@ -273,14 +280,16 @@ def compile_hip(
     output: PathLike | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     oracle: HipOracle | None = None,
+    language: str = "hip",
 ) -> subprocess.CompletedProcess[str]:
-    """Compile ``path`` as HIP for gfx90a (``hipcc -c``); never raises on errors.
+    """Compile ``path`` as HIP for gfx90a (``hipcc -c``), or as C with
+    ``language="c"``; never raises on errors.
 
     ``oracle`` picks the compiler (default: the system hipcc).  The object
     goes to ``output``, or to a temporary file that is deleted.  Check
     ``returncode`` / ``stderr`` of the result.
     """
-    cmd = hip_compile_command(path, extra_args=extra_args, oracle=oracle)
+    cmd = hip_compile_command(path, extra_args=extra_args, oracle=oracle, language=language)
     env = oracle.environ() if oracle is not None else hip_env()
     return _run(cmd, output, env, timeout)
 

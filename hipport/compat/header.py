@@ -146,13 +146,20 @@ def _mapping_lines(entry: Mapping) -> tuple[list[str], str | None]:
     return _versioned(entry, line_of), None
 
 
-def _include_lines(entry: Mapping) -> list[str]:
+def _include_line(entry: Mapping, alt: Mapping) -> str:
     # One header for every translation unit: a library that is not installed
-    # must not break the ones that do not use it (they fail where they do).
-    line_of = {id(alt): (f"#if __has_include(<{alt.hip}>)\n#include <{alt.hip}>  "
-                         f"{trace(entry)}\n#endif" if alt.hip != RUNTIME
-                         else f"{trace(entry)} /* -> <{RUNTIME}>, included above */")
-               for _, alt in _alternatives(entry) if alt.hip}
+    # must not break the ones that do not use it (they fail where they do),
+    # and a C++-only header must not break the C ones.
+    if alt.hip == RUNTIME:
+        return f"{trace(entry)} /* -> <{RUNTIME}>, included above */"
+    test = f"__has_include(<{alt.hip}>)"
+    if alt.cxx_only:
+        test = f"defined(__cplusplus) && {test}"
+    return f"#if {test}\n#include <{alt.hip}>  {trace(entry)}\n#endif"
+
+
+def _include_lines(entry: Mapping) -> list[str]:
+    line_of = {id(alt): _include_line(entry, alt) for _, alt in _alternatives(entry) if alt.hip}
     if not line_of:
         return []
     return _versioned(entry, line_of)

@@ -81,8 +81,8 @@ Versions = tuple[tuple[str, str], ...]
 # included, and the macro the HIP header defines instead.
 Guard = tuple[tuple[str, ...], str]
 Row = tuple[str, "str | None", str, str, str, "str | None", "str | None", bool, "str | None",
-            Versions, Versions, str, Any, "Guard | None"]
-ROW_LENGTH = 14
+            Versions, Versions, str, Any, "Guard | None", bool]
+ROW_LENGTH = 15
 
 
 @dataclass(frozen=True)
@@ -104,20 +104,23 @@ class Mapping:
     older: Mapping | None = None
     # kind header only (docs/preprocessor.md): `#ifdef CUBLAS_API_H_` -> `#ifdef HIPBLAS_H`.
     guard: Guard | None = None
+    # kind header only: the HIP header compiles only as C++ (thrust, hipCUB,
+    # hipfftXt.h, ...), so a C translation unit must not include it.
+    cxx_only: bool = False
 
     def to_row(self) -> Row:
         return (self.cuda, self.hip, self.kind, self.library, self.status.value,
                 self.hip_library, self.note, self.unsafe, self.rule, self.cuda_version,
                 self.rocm_version, self.origin,
-                None if self.older is None else self.older.to_row(), self.guard)
+                None if self.older is None else self.older.to_row(), self.guard, self.cxx_only)
 
     @classmethod
     def from_row(cls, row: Row) -> Mapping:
         (cuda, hip, kind, library, status, hip_library, note, unsafe, rule, cuda_version,
-         rocm_version, origin, older, guard) = row
+         rocm_version, origin, older, guard, cxx_only) = row
         return cls(cuda, hip, kind, library, Status(status), hip_library, note, unsafe, rule,
                    cuda_version, rocm_version, origin,
-                   None if older is None else cls.from_row(older), guard)
+                   None if older is None else cls.from_row(older), guard, cxx_only)
 
     @property
     def rocm_added(self) -> str | None:

@@ -23,7 +23,7 @@ from hipport.table.schema import (
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {
     "cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-    "cuda_version", "rocm_version", "older", "guard",
+    "cuda_version", "rocm_version", "older", "guard", "cxx_only",
 }
 _GUARD_KEYS = {"cuda", "hip"}
 _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -60,6 +60,11 @@ class _Reader:
             raise self.fail(node, where,
                             f"expected one of {', '.join(choices)}; got {node.value!r}")
         return str(node.value)
+
+    def boolean(self, node: yaml.Node, where: str) -> bool:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:bool":
+            raise self.fail(node, where, "expected true or false")
+        return node.value.lower() in ("true", "yes", "on")
 
     def name(self, node: yaml.Node, where: str) -> str:
         """A CUDA or HIP name: text, never a number YAML happened to parse."""
@@ -155,6 +160,11 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
             raise reader.fail(fields["guard"], f"{where}.guard",
                               "only a header entry with a 'hip' header has a guard")
         entry = replace(entry, guard=_parse_guard(reader, fields["guard"], f"{where}.guard"))
+    if "cxx_only" in fields:
+        if kind != "header" or hip is None:
+            raise reader.fail(fields["cxx_only"], f"{where}.cxx_only",
+                              "only a header entry with a 'hip' header can be C++ only")
+        entry = replace(entry, cxx_only=reader.boolean(fields["cxx_only"], f"{where}.cxx_only"))
     if "older" not in fields:
         return entry
     if not status.converts or "added" not in dict(rocm_version):

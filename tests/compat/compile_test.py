@@ -217,3 +217,52 @@ def test_function_like_macros_keep_the_nvidia_translation_unit(tmp_path: Path):
     (src / "wrappers.cu").write_text(WRAPPERS)
     out = _converted(src, tmp_path)
     assert_same_nvidia_tu(src / "wrappers.cu", out / "wrappers.cu")
+
+
+C_SAMPLE = """\
+#include <stdio.h>
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+
+int main(void) {
+    cusparseHandle_t handle;
+    void *buffer = NULL;
+    if (cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) return 1;
+    cudaMalloc(&buffer, 64);
+    cudaFree(buffer);
+    cusparseDestroy(handle);
+    printf("ok\\n");
+    return 0;
+}
+"""
+# C++-only HIP headers the same tree pulls into its one header: hipRAND's
+# (rocrand.h needs __half), hipfftXt.h (<cstddef>), rocThrust.
+CXX_SAMPLE = """\
+#include <cufftXt.h>
+#include <curand.h>
+#include <thrust/device_vector.h>
+
+void fill(float *out, size_t n) {
+    curandGenerator_t gen;
+    curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_DEFAULT);
+    curandGenerateUniform(gen, out, n);
+    thrust::device_vector<float> v(out, out + n);
+    cufftHandle plan;
+    cufftCreate(&plan);
+    cufftXtSetGPUs(plan, 1, nullptr);
+}
+"""
+
+
+def test_a_c_file_compiles_beside_cxx_only_libraries(tmp_path: Path, hip_oracle):
+    # CUDALibrarySamples' cuSPARSE .c samples share a header with C++ ones.
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "sparse.c").write_text(C_SAMPLE)
+    (src / "fill.cu").write_text(CXX_SAMPLE)
+    out = _converted(src, tmp_path)
+    header = (out / "hip_compat.h").read_text()
+    assert "#if defined(__cplusplus) && __has_include(<hiprand/hiprand.h>)" in header
+    assert "#if __has_include(<hipsparse/hipsparse.h>)" in header
+    proc = compile_hip(out / "sparse.c", oracle=hip_oracle, language="c")
+    assert proc.returncode == 0, proc.stderr[-3000:]
