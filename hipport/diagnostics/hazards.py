@@ -268,6 +268,19 @@ _HAZARDS: tuple[Code, ...] = (
              "`umin`/`llmin`/... explicitly.",
              "unsigned i = threadIdx.x; int n = count;\nunsigned last = min(i, n);",
              "unsigned i = threadIdx.x; int n = count;\nunsigned last = min(i, (unsigned int)n);")),
+    Code("HP511", "cxx-only-hip-header-in-c",
+         "A C file includes a CUDA header whose HIP counterpart compiles only as C++.",
+         Severity.WARNING, _explain(
+             "Most CUDA library headers are C headers, but some of their HIP counterparts "
+             "are not: `hiprand/hiprand.h` (rocRAND's `rocrand.h` needs `__half`), "
+             "`hipfft/hipfftXt.h` (`<cstddef>`), rocThrust and hipCUB. A `.c` file that "
+             "includes one fails to compile with hipcc's C compiler on both HIP 5.2 and "
+             "ROCm 6.4.",
+             "Compile the file as C++ (rename it `.cpp`, or set `LANGUAGE CXX`/`HIP` on "
+             "it in CMake) and fix what C++ rejects (casts from `void *`), or move the "
+             "library calls into a C++ file with a C interface.",
+             "/* sample.c */\n#include <curand.h>",
+             "/* sample.cpp (compiled as C++) */\n#include <hiprand/hiprand.h>")),
 )
 
 # The hazards whose findings can carry a fix (all others only report).

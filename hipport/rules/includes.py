@@ -59,6 +59,13 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
                   title=f"Include <{entry.hip}>")
         yield Finding("HP302", f"<{entry.cuda}> -> <{entry.hip}>", inc.start, inc.end,
                       fix=fix, **common)
+        if entry.cxx_only and _is_c_file(ctx):
+            yield Finding("HP511", f"<{entry.hip}> compiles only as C++: this C file must be "
+                          "compiled as C++ to include it", inc.start, inc.end)
+
+
+def _is_c_file(ctx: Context) -> bool:
+    return ctx.path is not None and ctx.path.suffix == ".c"
 
 
 RUNTIME_HEADERS = frozenset({"hip/hip_runtime.h", "hip/hip_runtime_api.h"})

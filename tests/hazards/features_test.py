@@ -132,3 +132,16 @@ def test_asm_location_and_guard_are_reported():
 
 def test_user_declaration_of_a_listed_name_is_not_a_use():
     assert found("void cudaMemAdvise(int);", "HP506") == []
+
+
+def _codes(source: str, name: str) -> list[str]:
+    return [f.code for f in convert_source(source, name=name).findings]
+
+
+def test_511_a_c_file_including_a_cxx_only_hip_header():
+    source = "#include <stdio.h>\n#include <curand.h>\n#include <cusparse.h>\n"
+    assert _codes(source, "sample.c").count("HP511") == 1  # hipRAND only, not hipSPARSE
+    assert "HP511" not in _codes(source, "sample.cpp")
+    assert "HP511" not in _codes(source, "sample.cu")
+    assert convert_source(source, name="sample.c").output == \
+        b"#include <stdio.h>\n#include <hiprand/hiprand.h>\n#include <hipsparse/hipsparse.h>\n"
