@@ -48,7 +48,7 @@ def effect_of(findings: Iterable[LocatedFinding]) -> FileEffect:
 
 # Rules that rewrite CUDA into HIP; the second (stability) pass always runs them.
 CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-launch",
-                              "header-guards", "cuda-version"})
+                              "launch-chevrons", "header-guards", "cuda-version"})
 
 
 @dataclass

@@ -6,7 +6,8 @@ same file build for AMD.
 * each run of CUDA toolkit includes is wrapped in
   ``#if !defined(__HIP_PLATFORM_AMD__)`` ... ``#endif``.
 
-Nothing else changes: the findings of every rule are reported as usual, but
+Nothing else changes (but spaced launch chevrons, ``<< <``, which only nvcc
+reads, are joined: HP312): the findings of every rule are reported as usual, but
 no fix is applied; a rename or include the header takes care of counts as
 converted (its finding is *covered*)."""
 from __future__ import annotations
@@ -28,6 +29,7 @@ from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Analysis, Backend, Include
 from hipport.rules.includes import _CUDA_HEADER_PREFIXES
+from hipport.rules.kernel_launch import LAUNCH_JOINED
 from hipport.settings import Settings
 from hipport.table import MappingTable
 
@@ -84,11 +86,12 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
     first = collect_findings(data, backend, table, settings, path)
     first.findings = [as_rename(f, data, settings) or f for f in first.findings]
     covered = [f for f in first.findings if covers(f, settings)]
-    # No fix of any rule is applied: the allowed ones are dropped (the header
+    # No fix of any rule is applied but the joining of spaced launch chevrons
+    # (which nvcc reads the same): the allowed ones are dropped (the header
     # stands in for renames), the others kept unapplied, so that they still
     # count as unconverted and show what --unsafe-fixes would map.
-    findings = [replace(f, fix=None) if f.fix is not None and allowed(f.fix, settings) else f
-                for f in first.findings]
+    findings = [replace(f, fix=None) if f.fix is not None and allowed(f.fix, settings)
+                and f.code != LAUNCH_JOINED else f for f in first.findings]
     covered_ids = {id(findings[i]) for i, f in enumerate(first.findings)
                    if any(f is c for c in covered)}
     uses_cuda = any(f.cuda_name is not None for f in first.findings) or bool(covered)
@@ -107,9 +110,12 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
 
     result = apply_findings(data, findings, settings, verify,
                             frozenset(first.analysis.declared), covered=frozenset(covered_ids))
-    # Only whole lines are added: "changed lines" are the lines a diff adds.
+    # Whole lines are added, and lines with joined chevrons changed: "changed
+    # lines" are the lines a diff adds.
     added = result.output.count(b"\n") - data.count(b"\n")
-    return replace(result, stats=replace(result.stats, changed_lines=max(added, 0)))
+    joined = {line for f in result.findings if f.code == LAUNCH_JOINED and f.applied
+              for line in range(f.location.line, f.end_location.line + 1)}
+    return replace(result, stats=replace(result.stats, changed_lines=max(added, 0) + len(joined)))
 
 
 def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings: Settings,

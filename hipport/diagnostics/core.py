@@ -113,6 +113,9 @@ _CODE_RULES = (
          "tree used when it was generated. `hipport check --policy compat` flags a name used "
          "since then; re-run `hipport convert --strategy compat --in-place` to regenerate "
          "the header.", category=Category.CODE_RULE),
+    _rewrite("HP312", "launch-chevrons-joined", "Kernel launch written with spaced chevrons "
+             "(`k << <grid, block >> > (args)`, which nvcc accepts; clang, so hipcc, reads only "
+             "the `<<<` and `>>>` tokens): the chevrons joined.", reference=False),
 )
 
 _LEDGER = (

@@ -27,17 +27,17 @@ _SPELLING = {
     b"??'": b"^", b"??!": b"|", b"??-": b"~",
 }
 _TOKEN = rb"%:%:|<%|%>|<:(?!:(?![:>]))|:>|%:|\?\?[<>()=/'!-]"
-_SCAN = re.compile(rb"""
-    (?P<skip>
+# Comments and literals, where nothing is spelled out (a verbose pattern,
+# one named group: delim).  hipport.parse.chevrons skips them too.
+SKIP = rb"""
         //(?:\\\r?\n|[^\n])*                                # line comment (continued lines)
       | /\*.*?(?:\*/|\Z)                                    # block comment
       | R"(?P<delim>[^\s()\\"]{0,16})\(.*?(?:\)(?P=delim)"|\Z)  # raw string
       | "(?:\\.|[^"\\\n])*"?                                # string (to the line's end)
       | [0-9][0-9A-Za-z_.]*(?:'[0-9A-Za-z_.]+)+             # number with digit separators
       | '(?:\\.|[^'\\\n])*'?                                # character literal
-    )
-    | (?P<run>(?:""" + _TOKEN + rb""")+)
-""", re.S | re.X)
+"""
+_SCAN = re.compile(rb"(?P<skip>" + SKIP + rb") | (?P<run>(?:" + _TOKEN + rb")+)", re.S | re.X)
 _ONE = re.compile(_TOKEN)
 
 

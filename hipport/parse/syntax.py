@@ -12,6 +12,7 @@ from pathlib import Path
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 
+from hipport.parse import chevrons
 from hipport.parse.digraphs import spell_out
 from hipport.parse.macros import spelling_only_parameters
 from hipport.parse.model import Analysis, Edited, Include, Launch, Reference, Role, Span
@@ -67,6 +68,14 @@ _QUERY = Query(LANGUAGE, """
 (kernel_call_syntax) @launch
 ["__global__" "__device__" "__shared__" "__constant__" "__managed__"] @device
 """)
+
+
+def parser_text(data: bytes) -> bytes:
+    """What the grammar is given: digraphs, trigraphs and spaced launch
+    chevrons respelled, at the same length (offsets hold for ``data``)."""
+    return chevrons.join(spell_out(data))
+
+
 _BUILTINS = frozenset({b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"})
 _WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -146,7 +155,7 @@ class SyntaxBackend:
         self._parser = Parser(LANGUAGE)
 
     def _parse(self, data: bytes, edited: Edited | None) -> Tree:
-        data = spell_out(data)  # same length: offsets hold for the original bytes
+        data = parser_text(data)
         old = edited.analysis.tree if edited is not None else None
         if edited is None or not isinstance(old, Tree):
             return self._parser.parse(data)
@@ -166,7 +175,7 @@ class SyntaxBackend:
         return self._parser.parse(data, tree)
 
     def error_count(self, data: bytes) -> int:
-        return _count_errors(self._parser.parse(spell_out(data)).root_node)[0]
+        return _count_errors(self._parser.parse(parser_text(data)).root_node)[0]
 
     def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None,
                 edited: Edited | None = None) -> Analysis:

@@ -3,6 +3,9 @@
 Only with ``--launch-syntax hip``: the triple-chevron syntax is valid HIP, so
 it is kept by default.  The rewrite edits only the punctuation around the
 configuration, so renames inside the arguments still apply.
+
+A launch kept whose chevrons are spaced (``k << <g, b >> > (x)``, which nvcc
+accepts and clang does not) gets them joined (HP312), in both strategies.
 """
 from __future__ import annotations
 
@@ -10,7 +13,10 @@ from typing import Iterator
 
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
+from hipport.parse.chevrons import spaced_launches
 from hipport.rules import Context, file_rule
+
+LAUNCH_JOINED = "HP312"
 
 
 @file_rule("kernel-launch")
@@ -34,3 +40,19 @@ def rewrite_launches(ctx: Context) -> Iterator[Finding]:
         kernel = ctx.data[launch.kernel[0]:launch.kernel[1]].decode("utf-8", "replace")
         yield Finding("HP301", f"launch of `{kernel}` -> hipLaunchKernelGGL", start, end,
                       fix=Fix(edits, title="Use hipLaunchKernelGGL"))
+
+
+@file_rule("launch-chevrons")
+def join_spaced_chevrons(ctx: Context) -> Iterator[Finding]:
+    if ctx.settings.launch_syntax == "hip" or not ctx.analysis.launches:
+        return  # hipLaunchKernelGGL replaces the chevrons whatever their spelling
+    launches = {launch.config_open[0]: launch for launch in ctx.analysis.launches}
+    for (open_start, open_end), (close_start, close_end) in spaced_launches(ctx.data):
+        launch = launches.get(open_start)
+        if launch is None or launch.has_comments:
+            continue
+        kernel = ctx.data[launch.kernel[0]:launch.kernel[1]].decode("utf-8", "replace")
+        edits = (Edit(open_start, open_end, b"<<<"), Edit(close_start, close_end, b">>>"))
+        yield Finding(LAUNCH_JOINED, f"launch of `{kernel}` written `<< <`...`>> >`: chevrons "
+                      "joined (hipcc's clang reads only `<<<` and `>>>`)", open_start, close_end,
+                      fix=Fix(edits, title="Join the launch chevrons"))

@@ -24,6 +24,9 @@ CASE_INPUTS = sorted(p for p in CASES.rglob("*.cu") if not p.name.endswith(".hip
 # Cases whose HIP form needs a source edit no macro can make (`h2 = {a, b}`
 # must name the type): compat leaves the code and reports the finding.
 SOURCE_EDIT_ONLY = {"device/half2_assign.cu": "HP307"}
+# Cases whose compat form changes the NVIDIA text, not its meaning: nvcc
+# reads `<< <` as `<<<` (the converted file is compiled with nvcc instead).
+NVIDIA_TEXT_CHANGED = {"launches/spaced_chevrons.cu": "HP312"}
 
 
 def _converted(src: Path, tmp_path: Path) -> Path:
@@ -146,6 +149,9 @@ def test_compat_case_is_the_same_nvidia_translation_unit(case: Path, tmp_path: P
         pytest.skip("not a complete CUDA translation unit (a fragment for one rule)")
     src = _case_tree(case, tmp_path)
     out = _converted(src, tmp_path)
+    if str(case.relative_to(CASES)) in NVIDIA_TEXT_CHANGED:
+        assert _compiles_as_cuda(out / case.name)
+        return
     assert_same_nvidia_tu(src / case.name, out / case.name)
 
 
