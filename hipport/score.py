@@ -92,11 +92,11 @@ class RunStats:
     def summary(self) -> str:
         t = self.totals
         return (
-            f"{self.files_converted} files converted, {self.files_unchanged} unchanged, "
-            f"{self.files_failed} failed"
+            f"{_count(self.files_converted, 'file')} converted, {self.files_unchanged} "
+            f"unchanged, {self.files_failed} failed"
             + (f", {self.files_skipped} skipped" if self.files_skipped else "")
-            + f" · {t.refs_converted} refs converted, {t.refs_unconverted} unconverted "
-            f"({self._rates()})"
+            + f" · {_count(t.refs_converted, 'ref')} converted, {t.refs_unconverted} "
+            f"unconverted ({self._rates()})"
         )
 
     def _rates(self) -> str:
@@ -109,3 +109,7 @@ class RunStats:
         return (f"conversion {self.conversion_rate:.1%}, reuse {self.reuse_rate:.1%} of "
                 f"{t.lines} lines" + (f"; {left_out} failed or skipped not counted"
                                       if left_out else ""))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -36,7 +36,7 @@ def test_mirror_converts_and_copies(tree: Path, tmp_path: Path):
     assert (out / "sub" / "b.cuh").read_bytes() == b"#pragma once\nint plain(int x);\n"
     assert (out / "README.txt").read_bytes() == b"cudaMalloc in prose stays\n"
     assert (tree / "a.cu").read_bytes() == CUDA  # input untouched
-    assert "1 files converted, 1 unchanged, 0 failed" in result.stderr
+    assert "1 file converted, 1 unchanged, 0 failed" in result.stderr
 
 
 def test_refuses_non_empty_output_without_force(tree: Path, tmp_path: Path):

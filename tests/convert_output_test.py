@@ -121,7 +121,7 @@ def test_json_output_on_stdout(project: Path):
     assert lane["fixable"] is True and lane["fix"]["applicability"] == "unsafe"
     assert lane["fix"]["applied"] is False and lane["path"] == "src/k.cu"
     assert not any(r["code"] == "HP101" for r in records)  # applied ones need -v
-    assert "1 files converted" in result.stderr  # the summary stays on stderr
+    assert "1 file converted" in result.stderr  # the summary stays on stderr
 
 
 def test_sarif_and_github_output(project: Path):

@@ -5,6 +5,7 @@ removes them; Ctrl-C leaves none."""
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import signal
 import time
@@ -80,7 +81,7 @@ def test_ctrl_c_leaves_no_partial_or_temporary_file(pristine, tmp_path: Path, jo
         state = classify(tree, before, after)
         assert state.temporary == 0
         assert "Traceback" not in stopped.stderr, stopped.stderr
-        if " files converted, " not in stopped.stderr:  # stopped before the summary
+        if not re.search(r" files? converted, ", stopped.stderr):  # stopped before the summary
             assert stopped.returncode == 130, stopped.stderr
             assert "hipport: interrupted" in stopped.stderr
         mid_run += bool(state.original and state.converted)

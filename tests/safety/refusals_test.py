@@ -152,7 +152,7 @@ def test_the_write_time_guard_refuses_a_link_that_appears_later(tmp_path: Path):
 def test_a_file_named_twice_is_converted_once(tree: Path):
     result = run(str(tree), str(tree / "a.cu"), "--in-place")
     assert result.exit_code == 0, result.output
-    assert "1 files converted" in result.stderr and (tree / "a.cu").read_bytes() == HIP
+    assert "1 file converted" in result.stderr and (tree / "a.cu").read_bytes() == HIP
 
 
 def test_a_missing_input_is_named_before_the_output_is_judged(tree: Path, tmp_path: Path,

@@ -21,5 +21,5 @@ def test_failed_and_skipped_files_are_said_to_be_left_out_of_the_rates():
 def test_a_clean_run_reads_as_before():
     stats = RunStats(files_converted=1)
     stats.add(FileStats(lines=4, changed_lines=1, refs_converted=1))
-    assert stats.summary() == ("1 files converted, 0 unchanged, 0 failed · 1 refs converted, "
+    assert stats.summary() == ("1 file converted, 0 unchanged, 0 failed · 1 ref converted, "
                                "0 unconverted (conversion 100.0%, reuse 75.0% of 4 lines)")
