@@ -14,7 +14,7 @@ from hipport.parse.model import Analysis, Backend, Edited
 from hipport.rules import Context, file_rules
 from hipport.score import FileStats
 from hipport.settings import Settings
-from hipport.source import LineIndex, is_probably_binary
+from hipport.source import LineIndex, not_text_reason
 from hipport.stable_edits import needs_second_pass
 from hipport.suppress import Suppressions
 from hipport.table import MappingTable
@@ -161,8 +161,9 @@ class SourceVerifier:
 
 def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
                   path: Path | None = None) -> ConversionResult:
-    if is_probably_binary(data):
-        finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
+    unreadable = not_text_reason(data)
+    if unreadable is not None:
+        finding = Finding("HP002", f"{unreadable}; skipped", 0, 0)
         return apply_findings(data, [finding], settings)
     if settings.strategy == "compat":
         from hipport.compat.sources import convert_compat

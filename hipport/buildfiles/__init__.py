@@ -18,7 +18,7 @@ from hipport.buildfiles.options import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse
 from hipport.convert import Check, ConversionResult, allowed, apply_findings, choose_check, unstable
 from hipport.edits import Edit
 from hipport.findings import Finding
-from hipport.source import is_probably_binary
+from hipport.source import not_text_reason
 
 __all__ = ["BuildKind", "BuildOptions", "DEFAULT_OFFLOAD_ARCH", "BUILD_FILE_NAMES",
            "BUILD_FILE_SUFFIXES", "convert_build_file", "detect_build_kind",
@@ -64,8 +64,9 @@ def find_build_findings(data: bytes, kind: str, options: BuildOptions) -> list[F
 
 def convert_build_file(data: bytes, kind: str,
                        options: BuildOptions = BuildOptions()) -> ConversionResult:
-    if is_probably_binary(data):
-        finding = Finding("HP002", "binary content (NUL bytes); skipped", 0, 0)
+    unreadable = not_text_reason(data)
+    if unreadable is not None:
+        finding = Finding("HP002", f"{unreadable}; skipped", 0, 0)
         return apply_findings(data, [finding], options.settings)
     return apply_findings(data, find_build_findings(data, kind, options), options.settings,
                           BuildVerifier(kind, options))

@@ -49,4 +49,19 @@ def test_check_hip_only_fails_on_a_file_it_could_not_read(tree: Path, encoding: 
 def test_check_says_which_files_it_did_not_check(tree: Path):
     result = run("check", "src")  # the default policy passes, but not silently
     assert result.exit_code == 0, result.output
-    assert "hipport check: warning: not checked: src/wide.cu: binary content" in result.stderr
+    assert "hipport check: warning: not checked: src/wide.cu: UTF-16 text (hipport reads " \
+        "UTF-8: re-save the file as UTF-8)" in result.stderr  # before: "binary content"
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    (CUDA.encode("utf-16"), "UTF-16 text"),
+    (CUDA.encode("utf-16-le") * 4, "UTF-16 text"),  # no byte-order mark
+    (CUDA.encode("utf-32"), "UTF-32 text"),
+    (b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4, "binary content (NUL bytes)"),
+])
+def test_the_reason_names_the_encoding(data: bytes, says: str):
+    from hipport.source import not_text_reason
+
+    reason = not_text_reason(data)
+    assert reason is not None and reason.startswith(says)
+    assert not_text_reason(CUDA.encode()) is None
