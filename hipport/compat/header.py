@@ -35,6 +35,9 @@ class Uses:
     # CUDA version tests (`#if CUDART_VERSION >= 11020`, HP309) were seen: the
     # version macros are defined for the CUDA release assumed.
     version_tests: bool = False
+    # `__launch_bounds__(threads, minBlocks)` (HP504) was seen: HIP's macro
+    # is replaced by one that turns blocks per multiprocessor into waves.
+    launch_bounds: bool = False
 
 
 def hip_version(release: str) -> int:
@@ -171,6 +174,32 @@ def _helpers(body: list[str]) -> list[str]:
     return ["", "/* picks a HIP function by the number of arguments */", PICK_DEFINITION]
 
 
+# CUDA's `__launch_bounds__(threads, minBlocks[, maxBlocksPerCluster])` asks
+# for minBlocks resident blocks per multiprocessor; HIP's macro passes
+# minBlocks on as amdgpu_waves_per_eu, a minimum of wavefronts per SIMD, and
+# breaks on a third argument.  The replacement asks for the waves minBlocks
+# blocks make on a 4-SIMD compute unit (rounded up, at least 1), counted in
+# 64-lane wavefronts: on a wave32 GPU that asks for half of them, a weaker
+# request, never a stronger one (`__AMDGCN_WAVEFRONT_SIZE` is deprecated).
+_WAVES = "((((blocks) * (threads) + 255) / 256) > 0 ? (((blocks) * (threads) + 255) / 256) : 1)"
+LAUNCH_BOUNDS = [
+    "",
+    "/* __launch_bounds__(threads, minBlocks): minimum blocks per multiprocessor become",
+    " * waves per execution unit (HIP reads the number as waves; HP504) */",
+    "#define HIPPORT_LAUNCH_BOUNDS_1_(threads) "
+    "__attribute__((amdgpu_flat_work_group_size(1, threads)))",
+    "#define HIPPORT_LAUNCH_BOUNDS_2_(threads, blocks) "
+    "__attribute__((amdgpu_flat_work_group_size(1, threads), "
+    f"amdgpu_waves_per_eu({_WAVES})))",
+    "#define HIPPORT_LAUNCH_BOUNDS_3_(threads, blocks, cluster) "
+    "HIPPORT_LAUNCH_BOUNDS_2_(threads, blocks)",
+    "#undef __launch_bounds__",
+    f"#define __launch_bounds__(...) {PICK}(__VA_ARGS__, , , HIPPORT_LAUNCH_BOUNDS_3_, "
+    "HIPPORT_LAUNCH_BOUNDS_2_, HIPPORT_LAUNCH_BOUNDS_1_, )(__VA_ARGS__)  "
+    "/* launch bounds: __launch_bounds__ */",
+]
+
+
 def _answers(uses: Uses, cuda_version: tuple[int, int]) -> list[str]:
     """Lines that keep the answers of the code's preprocessor tests about
     CUDA: which CUDA headers are included, which CUDA release this is."""
@@ -236,8 +265,9 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
            f"#ifndef {GUARD}",
            f"#define {GUARD}",
            f"#if {amd_condition(macro)}",
-           "", "/* headers */", *include_lines, *_answers(uses, cuda_version), *_helpers(body),
-           *body]
+           "", "/* headers */", *include_lines, *_answers(uses, cuda_version),
+           *_helpers(body + (LAUNCH_BOUNDS if uses.launch_bounds else [])),
+           *(LAUNCH_BOUNDS if uses.launch_bounds else []), *body]
     if missed:
         out += ["", "/* The AMD build will miss (they stay in the ledger; port them by hand):",
                 *missed, " */"]

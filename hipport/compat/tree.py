@@ -54,6 +54,8 @@ def uses_of(results: list[FileResult], table: MappingTable) -> Uses:
             name = located.finding.cuda_name
             if located.code == "HP309":
                 uses.version_tests = True
+            if located.code == "HP504":
+                uses.launch_bounds = True
             if name is None or located.code == STALE:
                 continue
             if located.code == "HP308" and located.finding.hip_name is not None:

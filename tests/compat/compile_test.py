@@ -272,3 +272,41 @@ def test_a_c_file_compiles_beside_cxx_only_libraries(tmp_path: Path, hip_oracle)
     assert "#if __has_include(<hipsparse/hipsparse.h>)" in header
     proc = compile_hip(out / "sparse.c", oracle=hip_oracle, language="c")
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+LAUNCH_BOUNDS = """\
+#include <cuda_runtime.h>
+__global__ void __launch_bounds__(256, 2) two(float *p) { p[threadIdx.x] = 0; }
+__global__ void __launch_bounds__(128) one(float *p) { p[threadIdx.x] = 0; }
+__global__ void __launch_bounds__(64, 1, 2) three(float *p) { p[threadIdx.x] = 0; }
+"""
+
+
+def test_launch_bounds_minimum_blocks_become_waves(tmp_path: Path, hip_oracle):
+    # HIP's own macro passes 2 on as 2 waves per SIMD and fails on a third
+    # argument; 2 blocks of 512 threads are 1024 / (4 SIMDs * 64 lanes) = 4.
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bounds.cu").write_text(LAUNCH_BOUNDS.replace("(256, 2)", "(512, 2)"))
+    out = _converted(src, tmp_path)
+    assert "#undef __launch_bounds__" in (out / "hip_compat.h").read_text()
+    ir = tmp_path / "bounds.ll"
+    proc = compile_hip(out / "bounds.cu", oracle=hip_oracle, output=ir,
+                       extra_args=["--cuda-device-only", "-emit-llvm", "-S"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # ROCm 6.4 spells the waves "4,8" (the minimum, and the GPU's maximum).
+    attributes = set(re.findall(r'"amdgpu-(waves-per-eu|flat-work-group-size)"="(\d+(?:,\d+)?)',
+                                ir.read_text()))
+    waves = {value.split(",")[0] for name, value in attributes if name == "waves-per-eu"}
+    groups = {value for name, value in attributes if name == "flat-work-group-size"}
+    assert waves == {"4", "1"}, attributes  # HIP's own: {"2", ...}; 64 threads: 1
+    assert groups == {"1,512", "1,128", "1,64"}, attributes
+
+
+def test_no_launch_bounds_macro_without_minimum_blocks(tmp_path: Path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bounds.cu").write_text("#include <cuda_runtime.h>\n"
+                                   "__global__ void __launch_bounds__(128) one(float *p) {}\n")
+    out = _converted(src, tmp_path)
+    assert "__launch_bounds__" not in (out / "hip_compat.h").read_text()
