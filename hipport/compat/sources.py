@@ -28,7 +28,7 @@ from hipport.convert import (
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Analysis, Backend, Include
-from hipport.rules.includes import _CUDA_HEADER_PREFIXES
+from hipport.rules.includes import CUDA_HEADER_PREFIXES
 from hipport.rules.kernel_launch import LAUNCH_JOINED
 from hipport.settings import Settings
 from hipport.table import MappingTable
@@ -52,7 +52,7 @@ def is_toolkit_include(inc: Include, table: MappingTable) -> bool:
     entry = table.lookup(inc.target)
     if entry is not None and entry.kind == "header":
         return entry.hip != entry.cuda
-    return inc.system and inc.target.startswith(_CUDA_HEADER_PREFIXES)
+    return inc.system and inc.target.startswith(CUDA_HEADER_PREFIXES)
 
 
 _IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")

@@ -13,6 +13,9 @@ from hipport.delivery import Mode, WriteFailed, unified_diff
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.findings import Finding, LocatedFinding
+from hipport.rules.cuda_version import VERSION_TEST
+from hipport.rules.guards import GUARD_TEST
+from hipport.rules.hazards.launch_bounds import MIN_BLOCKS
 from hipport.runner import FileResult, Outcome
 from hipport.settings import DEFAULT_CUDA_VERSION
 from hipport.table import Mapping, MappingTable
@@ -52,13 +55,13 @@ def uses_of(results: list[FileResult], table: MappingTable) -> Uses:
     for result in results:
         for located in result.findings:
             name = located.finding.cuda_name
-            if located.code == "HP309":
+            if located.code == VERSION_TEST:
                 uses.version_tests = True
-            if located.code == "HP504":
+            if located.code == MIN_BLOCKS:
                 uses.launch_bounds = True
             if name is None or located.code == STALE:
                 continue
-            if located.code == "HP308" and located.finding.hip_name is not None:
+            if located.code == GUARD_TEST and located.finding.hip_name is not None:
                 uses.guards[name] = located.finding.hip_name
                 continue
             entry = table.lookup(name)

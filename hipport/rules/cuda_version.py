@@ -21,6 +21,7 @@ from hipport.rules import Context, file_rule
 VERSION_MACROS = ("CUDART_VERSION", "CUDA_VERSION", "__CUDACC_VER_MAJOR__",
                   "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__")
 _NEEDLES = tuple(m.encode() for m in VERSION_MACROS)
+VERSION_TEST = "HP309"
 
 
 def macro_values(version: tuple[int, int]) -> dict[str, int]:
@@ -135,5 +136,5 @@ def resolve_version_tests(ctx: Context) -> Iterator[Finding]:
             yield Finding("HP901", r.message, r.start, r.end)
             continue
         fix = Fix(r.edits, title="Resolve the CUDA version test")
-        yield Finding("HP309", f"{r.message}; resolved (--assume-cuda-version), original "
+        yield Finding(VERSION_TEST, f"{r.message}; resolved (--assume-cuda-version), original "
                       "kept in a comment", r.start, r.end, fix=fix)

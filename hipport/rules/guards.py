@@ -12,6 +12,8 @@ from hipport.parse.model import Role
 from hipport.rules import Context, file_rule
 from hipport.table.versions import Availability, for_target
 
+GUARD_TEST = "HP308"
+
 
 @file_rule("header-guards")
 def rewrite_guard_tests(ctx: Context) -> Iterator[Finding]:
@@ -26,6 +28,6 @@ def rewrite_guard_tests(ctx: Context) -> Iterator[Finding]:
         hip = header.guard[1]
         fix = Fix((Edit(ref.start, ref.end, hip.encode()),),
                   title=f"Test `{hip}` instead of `{ref.name}`")
-        yield Finding("HP308", f"`{ref.name}` tells that <{header.cuda}> was included; "
+        yield Finding(GUARD_TEST, f"`{ref.name}` tells that <{header.cuda}> was included; "
                       f"<{entry.hip}> defines `{hip}` -> tested instead", ref.start, ref.end,
                       fix=fix, cuda_name=ref.name, hip_name=hip, library=header.library)

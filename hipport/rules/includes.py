@@ -11,7 +11,7 @@ from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
 # System headers with these prefixes belong to CUDA or its libraries.
-_CUDA_HEADER_PREFIXES = (
+CUDA_HEADER_PREFIXES = (
     "cuda", "cu_", "cublas", "curand", "cufft", "cusparse", "cusolver", "cudnn", "nccl",
     "nvrtc", "nvToolsExt", "nvtx3/", "cooperative_groups", "cub/", "sm_", "device_",
     "crt/", "mma.h", "nvml",
@@ -27,7 +27,7 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
         entry = ctx.table.lookup(inc.target)
         if entry is None or entry.kind != "header":
             seen.add((inc.block, inc.target))
-            if inc.system and inc.target.startswith(_CUDA_HEADER_PREFIXES):
+            if inc.system and inc.target.startswith(CUDA_HEADER_PREFIXES):
                 yield Finding("HP900", f"<{inc.target}> looks like a CUDA header but is not in "
                               "the catalogue; left unchanged", inc.start, inc.end,
                               cuda_name=inc.target, library="headers")

@@ -10,6 +10,7 @@ from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.nodes import hazard, matches, query, text
 
+MIN_BLOCKS = "HP504"
 _QUERY = query("(launch_bounds) @bounds")
 
 
@@ -23,7 +24,7 @@ def launch_bounds(ctx: Context) -> Iterator[Finding]:
         if len(arguments) < 2:
             continue
         second = text(arguments[1])
-        yield hazard("HP504", f"`__launch_bounds__` minimum of {second} blocks per "
+        yield hazard(MIN_BLOCKS, f"`__launch_bounds__` minimum of {second} blocks per "
                      "multiprocessor means minimum waves per execution unit in HIP",
                      bounds, (Edit(arguments[0].end_byte, arguments[-1].end_byte, b""),),
                      Applicability.UNSAFE, "Drop the minimum-blocks argument")
