@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hipport.findings import Finding
-from hipport.parse import compdb
+from hipport.parse import chevrons, compdb
 from hipport.parse.clang_env import (
     find_cuda,
     find_resource_dir,
@@ -143,9 +143,12 @@ class SemanticBackend:
     def _parse(self, main: str, data: bytes, path: Path | None,
                device: bool) -> tuple[Any | None, str]:
         ci = self._cindex
+        # Spaced launch chevrons (`k << <g, b >> > (x)`), which clang rejects,
+        # are joined at the same length: every offset holds for ``data``.
+        text = chevrons.join(data)
         try:
             tu = self._index.parse(main, args=self.arguments(path, device),
-                                   unsaved_files=[(main, data)], options=_PARSE_OPTIONS)
+                                   unsaved_files=[(main, text)], options=_PARSE_OPTIONS)
         except ci.TranslationUnitLoadError as exc:
             return None, f"libclang could not parse it ({exc})"
         errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
