@@ -11,15 +11,19 @@ atomic anyway, but a half-finished chunk would leave the parent waiting).
 Ctrl-C and SIGTERM -- to the process group, from the pool when it breaks, or
 from the kernel when the parent dies (``PR_SET_PDEATHSIG``) -- make a busy
 worker finish its file and exit, an idle one exit at once; the parent's
-``stop`` event ends a chunk between two files."""
+``stop`` event ends a chunk between two files.  The workers fork with both
+signals blocked (none is missed or lands in multiprocessing's start-up), the
+shutdown holds them back, and a worker left idle after it is killed."""
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import signal
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from hipport.cache import ResultCache
+from hipport.deferred_signals import deferred_signals
 from hipport.errors import HipportError
 from hipport.rules import warm_up
 from hipport.runner import (
@@ -65,9 +69,11 @@ def run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: 
     size = max(1, min(32, len(jobs) // (workers * 8)))
     window: collections.deque[_Slot] = collections.deque()
     stop = context.Event()
+    others = set(multiprocessing.active_children())  # a library caller's own
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                initargs=(options, os.getpid(), stop))
     warm = False
+    warm_pool = False  # the first submission forks the workers
     try:
         for start in range(0, len(jobs), size):
             chunk = jobs[start:start + size]
@@ -89,7 +95,10 @@ def run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: 
                 # needs neither).
                 warm_up()
                 warm = True
-            window.append((known, pool.submit(_run_chunk, tasks) if tasks else None))
+            with _held_while_forking(not warm_pool):
+                future = pool.submit(_run_chunk, tasks) if tasks else None
+            warm_pool = warm_pool or future is not None
+            window.append((known, future))
             while len(window) > 4 * workers:
                 yield from _drain(window.popleft(), cache)
         while window:
@@ -99,8 +108,50 @@ def run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: 
     finally:
         # Ctrl-C, SIGTERM, an error or an abandoned generator: chunks not
         # started are cancelled, running ones end after their current file.
-        stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
+        # A second Ctrl-C must not cut this short: it would leave workers
+        # behind, and the interpreter's exit waiting for them.
+        with deferred_signals():
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            _end_idle_workers([p for p in multiprocessing.active_children() if p not in others])
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _held_while_forking(forking: bool) -> Iterator[None]:
+    """SIGINT and SIGTERM blocked while the pool forks its workers: a child
+    inherits the block, so a Ctrl-C cannot reach it before its own handler
+    is in place (the parent's handler would raise KeyboardInterrupt in the
+    middle of multiprocessing's start-up, with a traceback), nor be dropped
+    by CPython in the instant after ``fork``.  ``_init_worker`` unblocks them
+    once its handler is installed; the parent gets its own pending signal
+    when the block ends here."""
+    if not forking or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _end_idle_workers(left: list[Any]) -> None:
+    """Workers still there after ``shutdown``: ones a Ctrl-C caught while the
+    pool was forking them.  The signal sent to the process group is lost in
+    a worker forked after it, or in the instant after ``fork`` (CPython
+    clears the pending signals of a new child), and a pool interrupted
+    before its manager thread started never tells its workers to exit: such
+    a worker waits for work forever, and the interpreter's exit waits for
+    it.  Every worker that had work has ended by now (``shutdown`` waited
+    for it), so these never had any: SIGKILL, which cannot be lost, ends
+    them with nothing to leave half done."""
+    for process in left:
+        process.kill()
+    for process in left:
+        process.join(10)
 
 
 def _drain(slot: _Slot, cache: ResultCache | None) -> Iterator[FileResult]:
@@ -148,6 +199,8 @@ def _init_worker(options: RunOptions, parent: int, stop: Any) -> None:
     _state = _WorkerState(parent, stop)
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _state.on_signal)
+    if hasattr(signal, "pthread_sigmask"):  # blocked while forking (_held_while_forking)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     _die_with_parent()
     if os.getppid() != parent:  # the parent died before the line above
         os._exit(128 + signal.SIGTERM)
