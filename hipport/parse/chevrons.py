@@ -8,7 +8,7 @@ recovery swallowed the statements after it.
 ``join`` gives the parser the same text with such a pair respelled at the
 same length (``<< <`` -> ``<<< `` and ``>> >`` -> `` >>>``), so every byte
 offset stays valid for the original bytes.  ``spaced_launches`` finds the
-pairs, for the rule that joins them in the code (``--strategy compat``).
+pairs, for the rule that joins them in the code (HP312, both strategies).
 
 ``<< <`` is never an expression (``<`` cannot start an operand) except in
 ``operator<< <T>``, which is left alone; the closer must be a ``>>`` and a
