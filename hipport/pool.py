@@ -73,7 +73,6 @@ def run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: 
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                initargs=(options, os.getpid(), stop))
     warm = False
-    warm_pool = False  # the first submission forks the workers
     try:
         for start in range(0, len(jobs), size):
             chunk = jobs[start:start + size]
@@ -89,15 +88,15 @@ def run_parallel(jobs: Sequence[Job], options: RunOptions, workers: int, local: 
                 else:
                     known.append(None)
                     tasks.append((job, found))
-            if tasks and not warm:
-                # Workers fork at the first submission and inherit the loaded
-                # catalogue and the compiled queries (a run of cache hits
-                # needs neither).
+            # Workers fork at the first submission and inherit the loaded
+            # catalogue and the compiled queries (a run of cache hits needs
+            # neither).
+            forking = bool(tasks) and not warm
+            if forking:
                 warm_up()
                 warm = True
-            with _held_while_forking(not warm_pool):
+            with _held_while_forking(forking):
                 future = pool.submit(_run_chunk, tasks) if tasks else None
-            warm_pool = warm_pool or future is not None
             window.append((known, future))
             while len(window) > 4 * workers:
                 yield from _drain(window.popleft(), cache)

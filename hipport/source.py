@@ -76,11 +76,6 @@ def _continues_utf8(data: bytes, offset: int) -> bool:
     return offset < len(data) and 0x80 <= data[offset] < 0xC0
 
 
-def is_probably_binary(data: bytes) -> bool:
-    """Source files never contain NUL bytes in their first 8 KiB; binaries do."""
-    return b"\x00" in data[:8192]
-
-
 _WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
               (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
 
@@ -88,10 +83,11 @@ _WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
 def not_text_reason(data: bytes) -> str | None:
     """Why ``data`` is not read as source (HP002), or None: UTF-16 and
     UTF-32 text (which a Windows editor may save) is told apart from binary
-    content, since re-saving it as UTF-8 is all it takes."""
-    if not is_probably_binary(data):
-        return None
+    content, since re-saving it as UTF-8 is all it takes.  Source files never
+    contain NUL bytes in their first 8 KiB; binaries and wide text do."""
     head = data[:8192]
+    if b"\x00" not in head:
+        return None
     wide = next((name for bom, name in _WIDE_BOMS if head.startswith(bom)), None)
     if wide is None and len(head) >= 64:
         odd, even = head[1::2].count(0), head[0::2].count(0)

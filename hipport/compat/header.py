@@ -258,6 +258,7 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
     for left, why in sorted(uses.left.items()):
         if left not in answered:
             missed.append(f" *   {left}: {why}")
+    bounds = LAUNCH_BOUNDS if uses.launch_bounds else []
     out = [MARKER.decode() + ": do not edit.",
            f" * {name} maps the CUDA names this project uses to HIP for an AMD build;",
            " * re-run `hipport convert --strategy compat` when the code changes",
@@ -266,8 +267,7 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
            f"#define {GUARD}",
            f"#if {amd_condition(macro)}",
            "", "/* headers */", *include_lines, *_answers(uses, cuda_version),
-           *_helpers(body + (LAUNCH_BOUNDS if uses.launch_bounds else [])),
-           *(LAUNCH_BOUNDS if uses.launch_bounds else []), *body]
+           *_helpers(bounds + body), *bounds, *body]
     if missed:
         out += ["", "/* The AMD build will miss (they stay in the ledger; port them by hand):",
                 *missed, " */"]
