@@ -447,21 +447,31 @@ def _conditional(node: Node) -> bool:
 def _is_include_guard(node: Node) -> bool:
     """``#ifndef X`` / ``#define X`` at the top of the file."""
     return node.parent is not None and node.parent.type == "translation_unit" \
-        and _guard_body(node) is not None
+        and _guard_define(node) is not None
+
+
+def _guard_define(node: Node) -> Node | None:
+    """The ``#define X`` of an include guard ``#ifndef X``, or None.  Looks
+    at the first children only: it runs for every include in a header."""
+    guard = node.child_by_field_name("name") if node.type == "preproc_ifdef" else None
+    if guard is None or node.child_count < 3 or node.child(0).type != "#ifndef":
+        return None
+    first = next((node.child(i) for i in range(2, node.child_count)
+                  if node.child(i).type != "comment"), None)
+    if first is None or first.type != "preproc_def":
+        return None
+    defined = first.child_by_field_name("name")
+    return first if defined is not None and defined.text == guard.text else None
 
 
 def _guard_body(node: Node) -> list[Node] | None:
-    """The children of an include guard after its ``#define``, or None when
-    ``node`` is not ``#ifndef X`` followed by ``#define X``."""
-    guard = node.child_by_field_name("name") if node.type == "preproc_ifdef" else None
-    if guard is None or not (node.text or b"").startswith(b"#ifndef"):
+    """The children of an include guard from its ``#define`` on (comments
+    left out), or None when ``node`` is not an include guard."""
+    define = _guard_define(node)
+    if define is None:
         return None
-    body = [c for c in node.children[2:] if c.type != "comment"]
-    define = body[0] if body and body[0].type == "preproc_def" else None
-    defined = define.child_by_field_name("name") if define is not None else None
-    if define is None or defined is None or defined.text != guard.text:
-        return None
-    return body
+    return [c for c in node.children[2:]
+            if c.type != "comment" and c.start_byte >= define.start_byte]
 
 
 def _launch(data: bytes, config: Node) -> Launch | None:
