@@ -71,7 +71,7 @@ def run(request: Request, system: System | None = None,
     for path in request.paths:
         if not path.exists():
             raise UsageError(f"{path}: no such file or directory")
-    compiler = find_compiler(system or System.current(), request.hipcc)
+    compiler = find_compiler(system or System.current(), request.hipcc, request.timeout)
     units = find_units(request.paths, request.compile_commands)
     arch = request.offload_arch or (tree_offload_arch(request.paths) or DEFAULT_ARCH,)
     settings = Settings(arch, request.extra_args, request.syntax_only, request.timeout,

@@ -15,7 +15,9 @@ from hipport.errors import HipportError
 
 _HIP_VERSION = re.compile(r"HIP version: (\d+)\.(\d+)(?:\.(\d+))?")
 _CLANG_VERSION = re.compile(r"clang version (\d+(?:\.\d+)*)")
-PROBE_TIMEOUT = 120.0  # the ROCm chroot wrapper's first call can take a while
+# hipcc --version, at most (and never longer than --timeout): the ROCm chroot
+# wrapper's first call on a cold disk takes a few seconds, a hung one for ever.
+PROBE_TIMEOUT = 30.0
 
 
 class NoCompiler(HipportError):
@@ -61,10 +63,12 @@ def _runnable(system: System, name: str) -> str | None:
     return system.find(name)
 
 
-def find_compiler(system: System, given: str | None = None) -> Compiler:
+def find_compiler(system: System, given: str | None = None,
+                  timeout: float = PROBE_TIMEOUT) -> Compiler:
     """The first hipcc that runs; ``NoCompiler`` names every place tried.
     An explicit ``--hipcc`` or ``HIPCC`` that is not there is an error by
-    itself: falling back would verify with another compiler than asked."""
+    itself: falling back would verify with another compiler than asked.
+    Each ``--version`` probe gets ``timeout`` seconds, ``PROBE_TIMEOUT`` at most."""
     tried: list[str] = []
     env = dict(system.env)
     env["HIP_PLATFORM"] = "amd"  # hipcc 5 picks NVIDIA as soon as it sees nvcc
@@ -77,7 +81,7 @@ def find_compiler(system: System, given: str | None = None) -> Compiler:
             if source in ("--hipcc", "HIPCC"):
                 break
             continue
-        answer = system.run([path, "--version"], env, PROBE_TIMEOUT)
+        answer = system.run([path, "--version"], env, min(timeout, PROBE_TIMEOUT))
         if not answer.ok:
             tried.append(f"{where} ({answer.why()})")
             if source in ("--hipcc", "HIPCC"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from hipport import children
 from hipport.verify.compiler import Compiler
 from hipport.verify.diagnostics import CompilerError, first_error
 from hipport.verify.lines import original_line
@@ -125,19 +125,13 @@ class _Processes:
             if self.stopping:
                 return None, ""
             try:
-                proc = subprocess.Popen(argv, env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+                proc = children.start(argv, env, cwd, merge_stderr=True)
             except OSError as exc:
                 return 127, f"error: cannot run {argv[0]}: {exc.strerror or exc}"
             self._running.add(proc)
         try:
-            out, _ = proc.communicate(timeout=timeout)
-            return proc.returncode, out.decode("utf-8", "replace")
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            proc.communicate()
-            return None, ""
+            status, out, _ = children.finish(proc, timeout)
+            return status, out if status is not None else ""
         finally:
             with self._lock:
                 self._running.discard(proc)
@@ -146,14 +140,7 @@ class _Processes:
         with self._lock:
             self.stopping = True
             for proc in self._running:
-                _kill(proc)
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+                children.kill_group(proc)
 
 
 def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,

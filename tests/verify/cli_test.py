@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from hipport.cli import cli
 from tests.conftest import REPO
+from tests.leftovers import sleepers, survivors
 
 SCHEMA = json.loads((REPO / "docs" / "verify.schema.json").read_text())
 
@@ -211,3 +212,26 @@ def test_units_failing_in_the_same_header_are_one_finding_in_text(tmp_path, fake
     assert result.stderr.count("and 2 more with the same first error") == 1
     data = json.loads(run("verify", src, "--hipcc", fake_hipcc, "-f", "json").stdout)
     assert len(data["findings"]) == 3  # JSON keeps every unit
+
+
+def test_a_hanging_version_probe_obeys_the_timeout(tmp_path, fake_hipcc):
+    """Issue 24: ``hipcc --version`` that hangs blocked verify for 120 s,
+    outside --timeout, and left its children running."""
+    pids = tmp_path / "pids"
+    fake_hipcc.write_text("#!/bin/sh\n" + sleepers(pids))
+    src = tree(tmp_path / "t", {"a.cu": "ok"})
+    began = time.monotonic()
+    result = run("verify", src, "--hipcc", fake_hipcc, "--timeout", "1")
+    assert time.monotonic() - began < 15
+    assert result.exit_code == 2
+    assert f"--hipcc: {fake_hipcc} (hipcc did not answer within 1 s)" in result.stderr
+    assert survivors(pids) == []
+
+
+def test_a_unit_over_the_time_limit_leaves_no_process_behind(tmp_path, fake_hipcc):
+    pids = tmp_path / "pids"
+    fake_hipcc.write_text(FAKE_HIPCC.replace("sleep 30", sleepers(pids).strip()))
+    src = tree(tmp_path / "t", {"slow.cu": "SLOW"})
+    result = run("verify", src, "--hipcc", fake_hipcc, "--timeout", "0.5", "-f", "json")
+    assert json.loads(result.stdout)["summary"]["timed_out"] == 1
+    assert len(pids.read_text().split()) == 3 and survivors(pids) == []
