@@ -452,11 +452,12 @@ def verify(paths: Sequence[Path], hipcc: str | None, offload_arch: str | None,
     AMD GPU, with the include paths and macros of its build files or
     compile_commands.json, and report each one that fails at its first error."""
     from hipport.commands.verify import run_verify
+    from hipport.options import time_limit
     from hipport.verify import Request
 
     raise SystemExit(run_verify(Request(
         tuple(paths), hipcc, _arch_list(offload_arch), compile_commands, tuple(hipcc_arg),
-        syntax_only, timeout, jobs), fmt, strict, quiet, color))
+        syntax_only, time_limit("--timeout", timeout), jobs), fmt, strict, quiet, color))
 
 
 def _arch_list(value: str | None) -> tuple[str, ...]:

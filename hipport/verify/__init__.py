@@ -12,6 +12,7 @@ from typing import Callable, Mapping
 
 from hipport.doctor.system import System
 from hipport.errors import UsageError
+from hipport.options import time_limit
 from hipport.verify.buildflags import MAKEFILE_NAMES
 from hipport.verify.compiler import Compiler, NoCompiler, find_compiler
 from hipport.verify.session import (
@@ -66,8 +67,7 @@ def run(request: Request, system: System | None = None,
         found: Callable[[int], None] | None = None) -> Verification:
     """Find the compiler and the units, compile them.  ``found`` hears the
     number of units before compiling starts (a progress bar's total)."""
-    if request.timeout <= 0:
-        raise UsageError("--timeout must be a positive number of seconds")
+    time_limit("--timeout", request.timeout)
     for path in request.paths:
         if not path.exists():
             raise UsageError(f"{path}: no such file or directory")

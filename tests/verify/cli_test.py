@@ -235,3 +235,32 @@ def test_a_unit_over_the_time_limit_leaves_no_process_behind(tmp_path, fake_hipc
     result = run("verify", src, "--hipcc", fake_hipcc, "--timeout", "0.5", "-f", "json")
     assert json.loads(result.stdout)["summary"]["timed_out"] == 1
     assert len(pids.read_text().split()) == 3 and survivors(pids) == []
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e308", "0", "-5", "100000"])
+def test_a_timeout_that_is_no_time_limit_is_a_usage_error(tmp_path, fake_hipcc, value):
+    """Issue 24: nan, inf and 1e308 ended in an internal error
+    (ValueError/OverflowError) after the compilers had been started."""
+    src = tree(tmp_path / "t", {"a.cu": "ok"})
+    result = run("verify", src, "--hipcc", fake_hipcc, "--timeout", value)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("hipport: error: --timeout ")
+    assert "positive number of seconds" in result.stderr or "at most 86400" in result.stderr
+    assert "internal error" not in result.stderr and not calls(tmp_path)
+
+
+def test_no_compiler_outlives_an_error_in_verify(tmp_path, fake_hipcc):
+    """Whatever stops verify (here a time limit no process can be given,
+    past the option check), the compilers it started are stopped with it:
+    they were left running, reparented to PID 1."""
+    from hipport.verify import Compiler, Settings, find_units
+    from hipport.verify.session import verify_units
+
+    pids = tmp_path / "pids"
+    fake_hipcc.write_text(f'#!/bin/sh\necho $$ >> "{pids}"\n' + sleepers(pids))
+    src = tree(tmp_path / "t", {"a.cu": "ok", "b.cu": "ok"})
+    compiler = Compiler(str(fake_hipcc), "9.8", None, (("PATH", "/usr/bin:/bin"),))
+    with pytest.raises(ValueError):
+        verify_units(find_units([src]), compiler, Settings(timeout=float("nan"), jobs=2), [src])
+    time.sleep(1.0)  # time enough for a compiler left running to start its children
+    assert survivors(pids) == []
