@@ -1,10 +1,12 @@
 """Other programs hipport runs (hipcc, hipconfig, cmake, a Python with
 torch): each in its own session, so that a time limit, an error or Ctrl-C
 stops the program *and everything it started* (hipcc runs clang, a wrapper
-script runs a chroot, a shell script runs ``sleep``)."""
+script runs a chroot, a shell script runs ``sleep``), and their output
+made plain text before anyone shows it."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -13,6 +15,30 @@ from typing import Mapping, Sequence
 # After the group is killed, how long to wait for the pipes to close (a
 # process that left the group could hold them for ever).
 _DRAIN = 5.0
+
+# Terminal control: CSI (ESC [ ... final byte), OSC and the other string
+# commands (ESC ] ... BEL or ESC \), two-byte escapes, then any C0 or C1
+# control character but the tab and the newline (and the Unicode line and
+# paragraph separators).
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor, clear screen
+                      r"|\x9b[0-?]*[ -/]*[@-~]"
+                      # OSC, DCS, SOS, PM, APC (a window title): up to BEL or ST, at
+                      # most to the end of the line
+                      r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d-\x9f])[^\x07\x1b\x9c\n]*"
+                      r"(?:\x07|\x1b\\|\x9c)?"
+                      r"|\x1b[ -/]*[0-~]?")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def plain(text: str) -> str:
+    """``text`` without terminal escape sequences and control characters
+    (tabs and newlines kept, ``\\r\\n`` read as a newline): what another
+    program printed can neither retitle, clear nor recolour the terminal it
+    is shown on."""
+    if text.isprintable():
+        return text
+    text = text.replace("\r\n", "\n")
+    return _CONTROLS.sub("", _ESCAPES.sub("", text))
 
 
 def start(argv: Sequence[str], env: Mapping[str, str], cwd: Path | None = None,
@@ -64,4 +90,4 @@ def _drain(proc: subprocess.Popen[bytes]) -> tuple[bytes | None, bytes | None]:
 
 
 def _text(data: bytes | None) -> str:
-    return data.decode("utf-8", "replace") if data else ""
+    return plain(data.decode("utf-8", "replace")) if data else ""

@@ -120,3 +120,10 @@ def test_a_hanging_torch_leaves_no_process_behind(tmp_path, monkeypatch):
     _, [check] = _probe(fake_torch(tmp_path, body=body), timeout=1.0)
     assert "did not answer within 1 s" in check.detail
     assert pids.exists() and survivors(pids) == []
+
+
+def test_torch_strings_are_shown_without_terminal_control(tmp_path):
+    site = fake_torch(tmp_path, version="2.5.1\x1b]0;pwned\x07", devices=1,
+                      name="MI210\x1b[2J\x1b[31m")
+    _, [check] = _probe(site, amd=True)
+    assert "2.5.1, ROCm build" in check.detail and check.detail.endswith("sees 1 GPU(s): MI210")

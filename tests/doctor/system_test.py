@@ -3,6 +3,7 @@ own session, and past its time limit killed with everything it started."""
 import time
 
 from hipport.doctor.compiler import probe_compilers
+from hipport.doctor.rocm import find_rocm
 from hipport.doctor.system import System, run_command
 from tests.leftovers import sleepers, survivors
 
@@ -45,3 +46,35 @@ def test_output_of_a_command_that_finishes(tmp_path):
     assert (answer.returncode, answer.stdout, answer.stderr, answer.error) == (3, "out\n",
                                                                                "err\n", "")
     assert run_command([str(tmp_path / "nope")], {}, 5).error == f"{tmp_path / 'nope'} not found"
+
+
+def test_tool_output_is_shown_without_terminal_control(tmp_path):
+    """Issue 24: doctor printed hipconfig's raw output, ``ESC]0;...BEL``
+    (window title) and ``ESC[2J`` (clear screen) included."""
+    from click.testing import CliRunner
+
+    from hipport.cli import cli
+
+    root = tmp_path / "rocm"
+    (root / "bin").mkdir(parents=True)
+    (root / "include" / "hip").mkdir(parents=True)
+    (root / "include" / "hip" / "hip_version.h").write_text(
+        "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 4\n")
+    _script(root / "bin" / "hipcc", 'echo "HIP version: 6.4.43484-9999"\n')
+    _script(root / "bin" / "hipconfig",
+            r'''case "$1" in
+--version) printf '\033]0;pwned\007\033[2J6.4.43484\r\n' ;;
+--platform) printf 'amd\033[1;31m' ;;
+*) printf '\033[2J/nonexistent\n' >&2; exit 1 ;;
+esac
+''')
+    env = {"PATH": "/usr/bin:/bin", "HIP_PLATFORM": "amd"}
+    _, checks = probe_compilers(System(env=env, fs_root=tmp_path),
+                                find_rocm(System(env=env), root)[0])
+    shown = {c.id: c for c in checks}
+    assert shown["hipcc"].detail.endswith("(HIP 6.4.43484)")
+    assert shown["hip-platform"].detail.startswith("amd (")
+    result = CliRunner().invoke(cli, ["doctor", "--root", str(root)], env=env,
+                                catch_exceptions=False)
+    assert "(HIP 6.4.43484)" in result.output
+    assert not any(ch in result.output for ch in "\x1b\x07\r"), repr(result.output)

@@ -264,3 +264,20 @@ def test_no_compiler_outlives_an_error_in_verify(tmp_path, fake_hipcc):
         verify_units(find_units([src]), compiler, Settings(timeout=float("nan"), jobs=2), [src])
     time.sleep(1.0)  # time enough for a compiler left running to start its children
     assert survivors(pids) == []
+
+
+def test_compiler_output_is_shown_without_terminal_control(tmp_path, fake_hipcc):
+    fake = fake_hipcc.read_text().replace(
+        "error: use of undeclared identifier 'BROKEN'\"",
+        "\\033[1;31merror:\\033[0m use of undeclared identifier 'BROKEN'\\033]0;pwned\\007\"")
+    clear = "printf '\\033[2J'; "
+    fake_hipcc.write_text(fake.replace('echo "$last:$line', clear + 'echo "$last:$line'))
+    src = tree(tmp_path / "t", {"b.cu": "x\nBROKEN\n"})
+    text = run("verify", src, "--hipcc", fake_hipcc)
+    assert "b.cu:2:7: HP020 error: use of undeclared identifier 'BROKEN' (compiling for gfx90a)" \
+        in text.stderr, text.stderr
+    assert "\x1b" not in text.stderr and "\x07" not in text.stderr
+    data = json.loads(run("verify", src, "--hipcc", fake_hipcc, "-f", "json").stdout)
+    (finding,) = data["findings"]
+    assert "\x1b" not in finding["output"] and "\x07" not in finding["output"]
+    assert "error: use of undeclared identifier 'BROKEN'" in finding["output"]
