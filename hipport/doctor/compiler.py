@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from hipport.doctor.hipcc import Choice, choose_hipcc
 from hipport.doctor.model import Check, Status, Version, at_least, format_version, parse_version
 from hipport.doctor.rocm import RocmRoot
 from hipport.doctor.system import Output, System, run_parallel
@@ -25,19 +26,30 @@ class Compilers:
     clang: str | None  # the clang++ hipcc runs for AMD
     clang_version: Version | None
     cmake_version: Version | None
+    choice: Choice | None = None  # which hipcc, and why
 
 
-def _hipcc(system: System, root: RocmRoot | None) -> str | None:
-    if root is not None:
-        own = root.path / "bin" / "hipcc"
+def _choose(system: System, root: RocmRoot | None) -> Choice:
+    """verify's choice; a root named with --root puts its own hipcc first."""
+    named = ("--root", str(root.path / "bin" / "hipcc")) \
+        if root is not None and root.how == "--root" else None
+    return choose_hipcc(system, named)
+
+
+def _cmake(system: System, choice: Choice) -> str | None:
+    """The toolchain's own CMake goes with the toolchain's hipcc (the host's
+    would build against the host's ROCm); else CMake on PATH."""
+    if choice.runner and choice.path is not None:
+        own = Path(choice.path).parent / "cmake"
         if own.is_file() and os.access(own, os.X_OK):
             return str(own)
-    return system.find("hipcc")
+    return system.find("cmake")
 
 
 def probe_compilers(system: System, root: RocmRoot | None) -> tuple[Compilers, list[Check]]:
-    hipcc = _hipcc(system, root)
-    cmake = system.find("cmake")
+    choice = _choose(system, root)
+    hipcc = choice.path
+    cmake = _cmake(system, choice)
     commands = {}
     if hipcc:
         hipconfig = str(Path(hipcc).parent / "hipconfig")
@@ -52,30 +64,50 @@ def probe_compilers(system: System, root: RocmRoot | None) -> tuple[Compilers, l
     clang = clang_version = None
     if hipcc is None:
         checks.append(Check("compiler", "hipcc", "hipcc", Status.MISSING,
-                            "not found (PATH, <ROCm root>/bin)",
+                            f"not found: tried {choice.tried}",
                             "apt install hipcc (Debian 13+), or ROCm's hip-dev; then put "
                             "<ROCm root>/bin on PATH", required=True))
     else:
-        checks.append(_hipcc_check(hipcc, out["version"]))
+        checks.append(_hipcc_check(choice, out["version"]))
         platform, check = _platform_check(system, hipcc, out["platform"], out["clangpath"])
         checks.append(check)
-        clang, clang_version, check = _clang_check(system, hipcc, out["clangpath"])
+        clang, clang_version, check = _clang_check(system, choice, out["clangpath"])
         checks.append(check)
     checks.append(_amdclang_check(system, root))
     cmake_version = parse_version(out["cmake"].stdout.split("version", 1)[-1]) \
         if "cmake" in out and out["cmake"].ok else None
     checks += _cmake_checks(cmake, out.get("cmake"), cmake_version, root, clang)
-    return Compilers(hipcc, platform, clang, clang_version, cmake_version), checks
+    return Compilers(hipcc, platform, clang, clang_version, cmake_version, choice), checks
 
 
-def _hipcc_check(hipcc: str, version: Output) -> Check:
+def _hipcc_check(choice: Choice, version: Output) -> Check:
+    """Which hipcc, its HIP and Clang (``hipcc --version``) and why it was chosen."""
+    hipcc = choice.path or ""
+    if choice.problem:
+        return Check("compiler", "hipcc", "hipcc", Status.WARN,
+                     f"{hipcc}, but it does not run: {choice.problem}; chosen: {choice.reason}",
+                     "reinstall hipcc, or name a working one with HIPCC=PATH",
+                     data=(("path", hipcc), ("chosen_by", _place(choice)),
+                           ("reason", choice.reason)))
+    parts = [f"HIP {choice.version_text}"]
+    if choice.clang_version:
+        parts.append(f"clang {choice.clang_version}")
+    detail = f"{hipcc} ({', '.join(parts)}); chosen: {choice.reason}"
+    data = (("path", hipcc), ("hip_version", choice.version_text),
+            ("chosen_by", _place(choice)), ("reason", choice.reason))
     if not version.ok:
         return Check("compiler", "hipcc", "hipcc", Status.WARN,
-                     f"{hipcc}, but hipconfig --version failed: {version.why()}",
-                     "reinstall hipcc: its hipconfig does not run here")
-    text = version.stdout.strip().splitlines()[0] if version.stdout.strip() else "?"
-    return Check("compiler", "hipcc", "hipcc", Status.OK, f"{hipcc} (HIP {text})",
-                 data=(("path", hipcc), ("hip_version", text)))
+                     f"{detail}; but hipconfig --version failed: {version.why()}",
+                     "reinstall hipcc: its hipconfig does not run here", data=data)
+    if choice.passed_over:
+        return Check("compiler", "hipcc", "hipcc", Status.WARN, detail,
+                     "a hipcc looked at first does not run: fix it, or set HIPCC to the one "
+                     "you want", data=data)
+    return Check("compiler", "hipcc", "hipcc", Status.OK, detail, data=data)
+
+
+def _place(choice: Choice) -> str:
+    return choice.place.name if choice.place is not None else ""
 
 
 def _platform_check(system: System, hipcc: str, answer: Output,
@@ -130,22 +162,26 @@ def _runnable(path: Path) -> bool:
 _VERSIONED_CLANG = re.compile(r"clang\+\+-(\d+)")
 
 
-def _clang_check(system: System, hipcc: str,
+def _clang_check(system: System, choice: Choice,
                  clangpath: Output) -> tuple[str | None, Version | None, Check]:
     if not clangpath.ok or not clangpath.stdout.strip():
         return None, None, Check("compiler", "hip-clang", "Clang behind hipcc", Status.WARN,
                                  f"hipconfig --hipclangpath failed: {clangpath.why()}",
                                  "set HIP_CLANG_PATH to the directory of ROCm's clang++")
-    directory = Path(clangpath.stdout.strip().splitlines()[0])
-    clang = _clang_in(directory, Path(hipcc).parent)
+    said = clangpath.stdout.strip().splitlines()[0]
+    directory = choice.host_path(said)
+    hipcc_dir = Path(choice.path or "").parent
+    clang = _clang_in(directory, hipcc_dir)
     if clang is None:
-        name = _clang_name(Path(hipcc).parent)
+        name = _clang_name(hipcc_dir)
         advice = f"apt install clang-{name.rsplit('-', 1)[1]}" if name != "clang++" \
             else "install ROCm's llvm (rocm-llvm), or set HIP_CLANG_PATH"
         return None, None, Check(
             "compiler", "hip-clang", "Clang behind hipcc", Status.MISSING,
             f"no {name} in {directory} (hipconfig --hipclangpath)", advice, required=True)
-    answer = system.execute([str(clang), "--version"])
+    # The toolchain's clang runs in its chroot, at the path hipconfig said.
+    argv = [*choice.runner, str(Path(said) / clang.name)] if choice.runner else [str(clang)]
+    answer = system.execute([*argv, "--version"])
     first = answer.stdout.strip().splitlines()[0] if answer.ok and answer.stdout.strip() else ""
     version = parse_version(first.split("version", 1)[1]) if "version" in first else None
     if version is None:

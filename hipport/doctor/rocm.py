@@ -1,7 +1,7 @@
-"""Where ROCm is and which release: ``--root``, ROCM_PATH, HIP_PATH,
-/opt/rocm, /opt/rocm-X.Y.Z, the directory of ``hipcc``, and distribution
-layouts (Debian installs ROCm under /usr, libraries in the multiarch
-directory)."""
+"""Where ROCm is and which release: ``--root``, hipport's toolchain (the
+ROCm its hipcc wrappers run, in a chroot), ROCM_PATH, HIP_PATH, /opt/rocm,
+/opt/rocm-X.Y.Z, the directory of ``hipcc``, and distribution layouts
+(Debian installs ROCm under /usr, libraries in the multiarch directory)."""
 from __future__ import annotations
 
 import re
@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.doctor.dpkg import installed_packages
+from hipport.doctor.hipcc import TOOLCHAIN_ROOT, toolchain_cache
 from hipport.doctor.model import Check, Status, Version, format_version, parse_version
 from hipport.doctor.system import System
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\d+)", re.M)
 _KEY_VALUE = re.compile(r"^(\w+)=(\S*)", re.M)
+TOOLCHAIN = "hipport's toolchain"
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,9 @@ def candidates(system: System, explicit: Path | None) -> list[tuple[Path, str]]:
     settings first); duplicates by real path removed.  With ``--root``, only it."""
     if explicit is not None:  # asked for: no other installation stands in for it
         return [(explicit, "--root")]
-    found: list[tuple[Path, str]] = []
+    # hipport's toolchain first, as for hipcc (doctor.hipcc): its chroot's /usr.
+    found: list[tuple[Path, str]] = [(toolchain_cache(system) / TOOLCHAIN_ROOT / "usr",
+                                      TOOLCHAIN)]
     for var in ("ROCM_PATH", "HIP_PATH"):
         value = system.env.get(var, "").strip()
         if value:
@@ -145,8 +149,8 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
     if chosen is None:
         detail = (f"--root {explicit}: no ROCm there (no include/hip/hip_version.h, "
                   ".info/version)") if explicit is not None else (
-            "not found (looked at ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-*, hipcc's "
-            "directory, /usr)")
+            "not found (looked at hipport's toolchain, ROCM_PATH, HIP_PATH, /opt/rocm, "
+            "/opt/rocm-*, hipcc's directory, /usr)")
         checks.append(Check(
             "rocm", "rocm-root", "ROCm installation", Status.MISSING, detail,
             "install ROCm (Debian 13: apt install hipcc libamdhip64-dev) or set ROCM_PATH"
@@ -164,7 +168,10 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
         checks.append(Check("rocm", "rocm-version", "ROCm version", Status.OK,
                             f"{format_version(chosen.version)} (from {chosen.version_source})",
                             data=(("version", format_version(chosen.version)),)))
-    if others:
+    if others and chosen.how == TOOLCHAIN:  # its chroot sees none of them
+        checks.append(Check("rocm", "rocm-others", "Other ROCm installations", Status.INFO,
+                            "; ".join(others) + ": not seen by the toolchain's chroot"))
+    elif others:
         checks.append(Check(
             "rocm", "rocm-others", "Other ROCm installations", Status.WARN,
             "; ".join(others),

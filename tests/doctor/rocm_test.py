@@ -52,7 +52,8 @@ def test_opt_rocm_then_newest_versioned_then_usr(tmp_path):
     (tmp_path / "usr").symlink_to(suite_root("bookworm"))
     system = isolated(tmp_path)
     hows = [how for _, how in candidates(system, None)]
-    assert hows == ["/opt/rocm", "/opt/rocm-6.4.3", "/opt/rocm-5.7.1", "distribution (/usr)"]
+    assert hows == ["hipport's toolchain", "/opt/rocm", "/opt/rocm-6.4.3", "/opt/rocm-5.7.1",
+                    "distribution (/usr)"]
     root, checks = find_rocm(system)
     assert root is not None and root.how == "/opt/rocm-6.4.3" and root.version == (6, 4)
     others = next(c for c in checks if c.id == "rocm-others")
@@ -99,11 +100,11 @@ def test_a_root_that_is_not_rocm_has_no_stand_in(tmp_path):
 
 
 def test_this_machine_debian_12():
-    from tests.doctor.roots import this_machine
+    from tests.doctor.roots import debian_hip_5_2
 
     if not Path("/usr/include/hip/hip_version.h").is_file():
         missing("no ROCm from Debian on this machine")
-    root, _ = find_rocm(this_machine(ROCM_PATH="", HIP_PATH=""))
+    root, _ = find_rocm(debian_hip_5_2(ROCM_PATH="", HIP_PATH=""))
     assert root is not None and root.path == Path("/usr")
     assert root.how in ("distribution (/usr)", "/opt/rocm")
     assert "libamdhip64-dev" in root.packages

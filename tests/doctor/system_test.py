@@ -60,7 +60,8 @@ def test_tool_output_is_shown_without_terminal_control(tmp_path):
     (root / "include" / "hip").mkdir(parents=True)
     (root / "include" / "hip" / "hip_version.h").write_text(
         "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 4\n")
-    _script(root / "bin" / "hipcc", 'echo "HIP version: 6.4.43484-9999"\n')
+    _script(root / "bin" / "hipcc",
+            r"printf '\033]0;pwned\007\033[2JHIP version: 6.4.43484-9999\r\n'" "\n")
     _script(root / "bin" / "hipconfig",
             r'''case "$1" in
 --version) printf '\033]0;pwned\007\033[2J6.4.43484\r\n' ;;
@@ -72,9 +73,11 @@ esac
     _, checks = probe_compilers(System(env=env, fs_root=tmp_path),
                                 find_rocm(System(env=env), root)[0])
     shown = {c.id: c for c in checks}
-    assert shown["hipcc"].detail.endswith("(HIP 6.4.43484)")
+    assert shown["hipcc"].detail.startswith(f"{root / 'bin' / 'hipcc'} (HIP 6.4.43484-9999)")
     assert shown["hip-platform"].detail.startswith("amd (")
+    assert shown["hip-clang"].detail.endswith("failed: exit status 1: /nonexistent")
     result = CliRunner().invoke(cli, ["doctor", "--root", str(root)], env=env,
                                 catch_exceptions=False)
-    assert "(HIP 6.4.43484)" in result.output
+    assert "(HIP 6.4.43484-9999)" in result.output
+    assert "exit status 1: /nonexistent" in result.output
     assert not any(ch in result.output for ch in "\x1b\x07\r"), repr(result.output)

@@ -50,6 +50,9 @@ def fake_hipcc(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("FAKE_LOG", str(tmp_path / "log"))
     monkeypatch.delenv("HIPCC", raising=False)
     monkeypatch.delenv("HIP_PLATFORM", raising=False)
+    # hipport's ROCm toolchain and $ROCM_PATH come before hipcc on PATH: out of sight.
+    monkeypatch.setenv("HIPPORT_TOOLCHAIN_CACHE", str(tmp_path / "no-toolchain"))
+    monkeypatch.delenv("ROCM_PATH", raising=False)
     return hipcc
 
 
@@ -132,11 +135,13 @@ def test_a_unit_over_the_time_limit_is_stopped(tmp_path, fake_hipcc):
 def test_no_compiler_says_what_was_tried(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setenv("ROCM_PATH", str(tmp_path / "rocm"))
+    monkeypatch.setenv("HIPPORT_TOOLCHAIN_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("HIPCC", raising=False)
     src = tree(tmp_path / "t", {"a.cu": "ok"})
     result = run("verify", src)
     assert result.exit_code == 2
     assert "no HIP compiler to verify with" in result.stderr
+    assert f"toolchain: {tmp_path / 'cache' / 'bin' / 'hipcc'} (not found)" in result.stderr
     assert f"ROCM_PATH: {tmp_path / 'rocm' / 'bin' / 'hipcc'} (not found)" in result.stderr
     assert "hipcc on PATH (not found)" in result.stderr
 
@@ -281,3 +286,28 @@ def test_compiler_output_is_shown_without_terminal_control(tmp_path, fake_hipcc)
     (finding,) = data["findings"]
     assert "\x1b" not in finding["output"] and "\x07" not in finding["output"]
     assert "error: use of undeclared identifier 'BROKEN'" in finding["output"]
+
+
+def test_a_relative_hipcc_is_run_as_given_from_every_folder(tmp_path, fake_hipcc, monkeypatch):
+    """Issue 24: ``--hipcc bin/hipcc`` passed the version probe, then every
+    unit (compiled in its own folder) failed with 'cannot run bin/hipcc'."""
+    src = tree(tmp_path / "t", {"a.cu": "ok", "sub/b.cu": "ok"})
+    monkeypatch.chdir(tmp_path)
+    result = run("verify", "t", "--hipcc", "bin/hipcc", "--strict")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[-1].startswith("2 of 2 translation units compile")
+    assert f"hipcc: {fake_hipcc}; chosen: named with --hipcc" in result.stderr
+    assert [c[-1] for c in calls(tmp_path)] == [str(src / "a.cu"), str(src / "sub" / "b.cu")]
+    monkeypatch.setenv("HIPCC", "bin/hipcc")
+    data = json.loads(run("verify", "t", "-f", "json").stdout)
+    assert data["compiler"]["path"] == str(fake_hipcc) and data["summary"]["failed"] == 0
+    assert {tuple(u["command"][:1]) for u in data["units"]} == {(str(fake_hipcc),)}
+
+
+def test_a_version_of_random_bytes_is_refused(tmp_path, fake_hipcc):
+    """Issue 24: verify took any answer to --version."""
+    fake_hipcc.write_text("#!/bin/sh\nhead -c 300 /dev/urandom\n")
+    src = tree(tmp_path / "t", {"a.cu": "ok"})
+    result = run("verify", src, "--hipcc", fake_hipcc)
+    assert result.exit_code == 2 and not calls(tmp_path)
+    assert f"--hipcc: {fake_hipcc} (its --version says no 'HIP version: X.Y'" in result.stderr
