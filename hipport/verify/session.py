@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from hipport import children
+from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
 from hipport.verify.diagnostics import CompilerError, first_error
 from hipport.verify.lines import original_line
@@ -109,6 +110,12 @@ def command(compiler: Compiler, settings: Settings, unit: Unit, output: Path) ->
     return result + ["-x", "hip", str(unit.path)]
 
 
+class CannotRun(HipportError):
+    """The compiler answered ``--version`` but cannot be started to compile
+    (removed, made not executable, or out of processes since): no unit can
+    be verified, which is an error of the run, not a finding per unit."""
+
+
 class _Processes:
     """The compilers running now, each in its own process group, so that a
     time limit or Ctrl-C stops hipcc and the Clang processes it started."""
@@ -120,14 +127,16 @@ class _Processes:
 
     def run(self, argv: list[str], env: Mapping[str, str], cwd: Path,
             timeout: float) -> tuple[int | None, str]:
-        """(exit status, stderr); status None when it timed out or was stopped."""
+        """(exit status, stderr); status None when it timed out or was stopped.
+        Raises CannotRun when the compiler cannot be started at all."""
         with self._lock:
             if self.stopping:
                 return None, ""
             try:
                 proc = children.start(argv, env, cwd, merge_stderr=True)
             except OSError as exc:
-                return 127, f"error: cannot run {argv[0]}: {exc.strerror or exc}"
+                raise CannotRun(f"cannot run {argv[0]}: {exc.strerror or exc} (it answered "
+                                "--version before); verification stopped") from None
             self._running.add(proc)
         try:
             status, out, _ = children.finish(proc, timeout)

@@ -311,3 +311,14 @@ def test_a_version_of_random_bytes_is_refused(tmp_path, fake_hipcc):
     result = run("verify", src, "--hipcc", fake_hipcc)
     assert result.exit_code == 2 and not calls(tmp_path)
     assert f"--hipcc: {fake_hipcc} (its --version says no 'HIP version: X.Y'" in result.stderr
+
+
+def test_a_compiler_that_cannot_be_run_fails_the_run(tmp_path, fake_hipcc):
+    """Issue 24: every unit failed with 'cannot run ...' and verify exited 0
+    (without --strict): not a finding about the tree, an error of the run."""
+    fake_hipcc.write_text(FAKE_HIPCC.replace('exit 0\nfi', 'chmod a-x "$0"; exit 0\nfi', 1))
+    src = tree(tmp_path / "t", {"a.cu": "ok", "b.cu": "ok"})
+    result = run("verify", src, "--hipcc", fake_hipcc)
+    assert result.exit_code == 2
+    assert f"hipport: error: cannot run {fake_hipcc}: Permission denied" in result.stderr
+    assert "HP020" not in result.stderr and not calls(tmp_path)
