@@ -51,6 +51,7 @@ class UnitResult:
     timed_out: bool = False
     error: CompilerError | None = None
     output: str = ""  # the compiler's stderr (tail), when it failed
+    why: str = ""  # the failure when it is no error of the compiler's (no object written)
     # Where the first error is, in the tree (the header it is in, or the
     # tree's line that included the system header it is in), and in the
     # CUDA original of that file when known.
@@ -67,6 +68,8 @@ class UnitResult:
     def message(self) -> str:
         if self.timed_out:
             return "hipcc did not finish within the time limit; stopped"
+        if self.why:
+            return self.why
         if self.error is not None:
             return self.error.text
         tail = self.output.strip().splitlines()[-1:] or ["no error message"]
@@ -166,10 +169,17 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
     env = compiler.environ()
 
     def one(index: int, unit: Unit) -> UnitResult:
-        argv = command(compiler, settings, unit, scratch / f"{index}.o")
+        object_file = scratch / f"{index}.o"
+        argv = command(compiler, settings, unit, object_file)
         began = time.monotonic()
         status, output = processes.run(argv, env, unit.path.parent, settings.timeout)
         seconds = time.monotonic() - began
+        if status == 0 and not settings.syntax_only and not _written(object_file):
+            # Exit status 0 and no object: a wrapper that swallowed the failure,
+            # a compiler that did not compile.
+            return UnitResult(unit, False, seconds, tuple(argv), output=output[-_OUTPUT_KEPT:],
+                              location=Location(unit.path, 1),
+                              why="error: hipcc exited with status 0 but wrote no object file")
         if status == 0:
             return UnitResult(unit, True, seconds, tuple(argv))
         if status is None:
@@ -199,6 +209,13 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         shutil.rmtree(scratch, ignore_errors=True)
     verification.seconds = time.monotonic() - started
     return verification
+
+
+def _written(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _inside(path: Path, roots: Sequence[Path]) -> bool:

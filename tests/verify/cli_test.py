@@ -20,13 +20,16 @@ from tests.leftovers import sleepers, survivors
 SCHEMA = json.loads((REPO / "docs" / "verify.schema.json").read_text())
 
 # Answers --version like hipcc 5.2; compiles by printing its arguments (one a
-# line) to $FAKE_LOG, fails on files that contain BROKEN, sleeps on SLOW.
+# line) to $FAKE_LOG and writing "object" to its -o file, fails on files that
+# contain BROKEN, sleeps on SLOW.
 FAKE_HIPCC = """\
 #!/bin/sh
 if [ "$1" = "--version" ]; then
   echo "HIP version: 9.8.12345-0"; echo "clang version 77.0.1"; exit 0
 fi
-for last; do :; done
+out=; previous=
+for last; do [ "$previous" = "-o" ] && out=$last; previous=$last; done
+[ -n "$out" ] && echo object > "$out"
 [ -n "$FAKE_LOG" ] && printf '%s\\n' "$HIP_PLATFORM" "$@" "--" >> "$FAKE_LOG"
 if grep -q SLOW "$last"; then sleep 30; fi
 if grep -q BROKEN "$last"; then
@@ -322,3 +325,18 @@ def test_a_compiler_that_cannot_be_run_fails_the_run(tmp_path, fake_hipcc):
     assert result.exit_code == 2
     assert f"hipport: error: cannot run {fake_hipcc}: Permission denied" in result.stderr
     assert "HP020" not in result.stderr and not calls(tmp_path)
+
+
+def test_exit_status_0_without_an_object_file_is_a_failure(tmp_path, fake_hipcc):
+    """Issue 24: verify never looked at the object file; a compiler (or a
+    wrapper) that exits 0 without writing it compiled nothing."""
+    fake_hipcc.write_text(FAKE_HIPCC.replace('[ -n "$out" ] && echo object > "$out"',
+                                             'grep -q NOOBJECT "$last" || echo object > "$out"'))
+    src = tree(tmp_path / "t", {"a.cu": "ok", "b.cu": "NOOBJECT\n"})
+    result = run("verify", src, "--hipcc", fake_hipcc, "--strict", "-j", "1")
+    assert result.exit_code == 1
+    assert any(line.endswith("b.cu:1: HP020 error: hipcc exited with status 0 but wrote no "
+                             "object file") for line in result.stderr.splitlines()), result.stderr
+    assert result.stderr.splitlines()[-1].startswith("1 of 2 translation units compile")
+    # -fsyntax-only writes no object: nothing to look for.
+    assert run("verify", src, "--hipcc", fake_hipcc, "--strict", "--syntax-only").exit_code == 0
