@@ -2,15 +2,22 @@
 whether CMake's HIP language can be used with this ROCm."""
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.doctor.hipcc import Choice, choose_hipcc
-from hipport.doctor.model import Check, Status, Version, at_least, format_version, parse_version
+from hipport.doctor.model import (
+    Check,
+    Status,
+    Version,
+    at_least,
+    format_version,
+    parse_version,
+    unreadable,
+)
 from hipport.doctor.rocm import RocmRoot
-from hipport.doctor.system import Output, System, run_parallel
+from hipport.doctor.system import Output, System, is_file, run_parallel, runnable
 
 CMAKE_HIP_LANGUAGE = (3, 21)  # first CMake with `project(... HIP)`
 # CMake < 3.27 looks for hip-lang only in <ROCm root>/lib/cmake (CMake issue
@@ -41,7 +48,7 @@ def _cmake(system: System, choice: Choice) -> str | None:
     would build against the host's ROCm); else CMake on PATH."""
     if choice.runner and choice.path is not None:
         own = Path(choice.path).parent / "cmake"
-        if own.is_file() and os.access(own, os.X_OK):
+        if runnable(own):
             return str(own)
     return system.find("cmake")
 
@@ -140,23 +147,21 @@ def _why_platform(system: System, hipcc: str, clang_dir: str) -> str:
     """Why HIP 5's hipvars.pm picked what it picked, in its own order: a
     runnable clang++ (HIP_CLANG_PATH, then PATH) means amd, else nvcc
     ($CUDA_PATH/bin, then PATH) means nvidia, else amd."""
-    if not (Path(hipcc).parent / "hipvars.pm").is_file() or not clang_dir:
+    if not is_file(Path(hipcc).parent / "hipvars.pm") or not clang_dir:
         return "HIP_PLATFORM is unset (hipconfig --platform)"
     clang = Path(clang_dir, "clang++")
-    if _runnable(clang) or system.find("clang++"):
-        where = clang if _runnable(clang) else "on PATH"
+    if runnable(clang) or system.find("clang++"):
+        where = clang if runnable(clang) else "on PATH"
         return f"HIP_PLATFORM is unset and clang++ is there ({where})"
     cuda = system.env.get("CUDA_PATH", "/usr/local/cuda")
     nvcc = Path(cuda, "bin", "nvcc")
-    found = str(nvcc) if _runnable(nvcc) else system.find("nvcc")
+    found = str(nvcc) if runnable(nvcc) else system.find("nvcc")
     if found:
         return (f"HIP_PLATFORM is unset, there is no clang++ in {clang_dir} or on PATH, "
                 f"but there is nvcc ({found})")
     return "HIP_PLATFORM is unset and neither clang++ nor nvcc was found (default)"
 
 
-def _runnable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
 
 
 _VERSIONED_CLANG = re.compile(r"clang\+\+-(\d+)")
@@ -207,13 +212,13 @@ def _clang_name(hipcc_dir: Path) -> str:
 
 def _clang_in(directory: Path, hipcc_dir: Path) -> Path | None:
     clang = directory / _clang_name(hipcc_dir)
-    return clang if _runnable(clang) else None
+    return clang if runnable(clang) else None
 
 
 def _amdclang_check(system: System, root: RocmRoot | None) -> Check:
     places = [root.path / "llvm" / "bin" / "amdclang++", root.path / "bin" / "amdclang++"] \
         if root is not None else []
-    found = next((str(p) for p in places if _runnable(p)), None) or system.find("amdclang++")
+    found = next((str(p) for p in places if runnable(p)), None) or system.find("amdclang++")
     if found:
         return Check("compiler", "amdclang", "amdclang++", Status.OK, found)
     return Check("compiler", "amdclang", "amdclang++", Status.INFO,
@@ -237,7 +242,11 @@ def _cmake_checks(cmake: str | None, answer: Output | None, version: Version | N
                     f"{format_version(version)} ({cmake})",
                     data=(("version", format_version(version)),))]
     if root is not None:
-        checks.append(_hip_lang_check(version, root, clang))
+        try:
+            checks.append(_hip_lang_check(version, root, clang))
+        except OSError as error:
+            checks.append(unreadable("compiler", "cmake-hip-lang",
+                                     "CMake HIP language (hip-lang)", error))
     return checks
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from hipport.doctor.model import parse_version
-from hipport.doctor.system import System
+from hipport.doctor.system import System, is_file
 
 TOOLCHAIN_ENV = "HIPPORT_TOOLCHAIN_CACHE"
 TOOLCHAIN_CACHE = "/var/cache/hipport"
@@ -195,7 +195,7 @@ def _toolchain_parts(system: System, path: str) -> tuple[Path, tuple[str, ...]]:
     if folder != toolchain_cache(system) / "bin":
         return Path("/"), ()
     runner = folder / TOOLCHAIN_RUNNER
-    return folder.parent / TOOLCHAIN_ROOT, (str(runner),) if runner.is_file() else ()
+    return folder.parent / TOOLCHAIN_ROOT, (str(runner),) if is_file(runner) else ()
 
 
 def choose_hipcc(system: System, named: Named | None = None,

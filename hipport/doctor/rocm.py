@@ -10,8 +10,15 @@ from pathlib import Path
 
 from hipport.doctor.dpkg import installed_packages
 from hipport.doctor.hipcc import TOOLCHAIN_ROOT, toolchain_cache
-from hipport.doctor.model import Check, Status, Version, format_version, parse_version
-from hipport.doctor.system import System
+from hipport.doctor.model import (
+    Check,
+    Status,
+    Version,
+    cannot_read,
+    format_version,
+    parse_version,
+)
+from hipport.doctor.system import System, exists
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\d+)", re.M)
 _KEY_VALUE = re.compile(r"^(\w+)=(\S*)", re.M)
@@ -79,11 +86,22 @@ def candidates(system: System, explicit: Path | None) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     seen: set[Path] = set()
     for path, how in found:
-        key = path.resolve() if path.exists() else path
+        key = path.resolve() if exists(path) else path
         if key not in seen:
             seen.add(key)
             out.append((path, how))
     return out
+
+
+def _unreadable(path: Path, how: str, error: OSError) -> Check:
+    """A place ROCm may be that cannot be looked into: said, then passed over."""
+    if how in ("ROCM_PATH", "HIP_PATH"):
+        return Check("rocm", how.lower().replace("_", "-"), how, Status.WARN,
+                     f"{how}={path}: cannot be read ({cannot_read(error)})",
+                     f"make it readable for this user, or point {how} elsewhere")
+    return Check("rocm", "rocm-unreadable", "ROCm installation", Status.WARN,
+                 f"{path} ({how}): cannot be read ({cannot_read(error)})",
+                 "make it readable for this user (mode, group, ACL)")
 
 
 def rocm_version(path: Path) -> tuple[Version | None, str]:
@@ -132,8 +150,16 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
     checks: list[Check] = []
     chosen: RocmRoot | None = None
     others: list[str] = []
+    unread: OSError | None = None
     for path, how in candidates(system, explicit):
-        if not looks_like_rocm(path):
+        try:
+            rocm = looks_like_rocm(path)
+            version, source = rocm_version(path) if rocm else (None, "")
+        except OSError as error:  # a folder this user may not look into
+            unread = unread or error
+            checks.append(_unreadable(path, how, error))
+            continue
+        if not rocm:
             if how in ("ROCM_PATH", "HIP_PATH") and chosen is None:
                 # hipcc and CMake would use it: say so, then show what else is there.
                 checks.append(Check(
@@ -141,14 +167,14 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
                     f"{how}={path}: no ROCm there (no include/hip/hip_version.h, .info/version)",
                     f"point {how} at the ROCm installation (the directory holding include/hip)"))
             continue
-        version, source = rocm_version(path)
         if chosen is None:
             chosen = RocmRoot(path, how, version, source, _packages(system, path))
         else:
             others.append(f"{path} ({format_version(version)}, {how})")
     if chosen is None:
-        detail = (f"--root {explicit}: no ROCm there (no include/hip/hip_version.h, "
-                  ".info/version)") if explicit is not None else (
+        detail = (f"--root {explicit}: cannot be read ({cannot_read(unread)})"
+                  if unread is not None else f"--root {explicit}: no ROCm there (no "
+                  "include/hip/hip_version.h, .info/version)") if explicit is not None else (
             "not found (looked at hipport's toolchain, ROCM_PATH, HIP_PATH, /opt/rocm, "
             "/opt/rocm-*, hipcc's directory, /usr)")
         checks.append(Check(

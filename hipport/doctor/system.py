@@ -62,6 +62,27 @@ def run_command(argv: Sequence[str], env: Mapping[str, str], timeout: float) -> 
     return Output(status, out, err)
 
 
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, False when it cannot be looked at (a folder on the
+    way this user may not search): for probes where such a file is as good as
+    absent.  Where it matters, the caller catches OSError and says so."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def runnable(path: Path) -> bool:
+    return is_file(path) and os.access(path, os.X_OK)
+
+
 Which = Callable[[str, Mapping[str, str]], "str | None"]
 
 

@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 from hipport.doctor.system import System
 from hipport.errors import UsageError
 from hipport.options import time_limit
-from hipport.verify.buildflags import MAKEFILE_NAMES
+from hipport.verify.buildflags import MAKEFILE_NAMES, unreadable
 from hipport.verify.compiler import Compiler, NoCompiler, find_compiler
 from hipport.verify.session import (
     DEFAULT_TIMEOUT,
@@ -69,7 +69,11 @@ def run(request: Request, system: System | None = None,
     number of units before compiling starts (a progress bar's total)."""
     time_limit("--timeout", request.timeout)
     for path in request.paths:
-        if not path.exists():
+        try:
+            there = path.exists()
+        except OSError as error:
+            raise unreadable(path, error) from None
+        if not there:
             raise UsageError(f"{path}: no such file or directory")
     compiler = find_compiler(system or System.current(), request.hipcc, request.timeout)
     units = find_units(request.paths, request.compile_commands)

@@ -220,7 +220,12 @@ def _written(path: Path) -> bool:
 
 def _inside(path: Path, roots: Sequence[Path]) -> bool:
     """A file of the converted tree (not ``<built-in>``, not a system header)."""
-    return any(path == r or path.is_relative_to(r) for r in roots) and path.is_file()
+    if not any(path == r or path.is_relative_to(r) for r in roots):
+        return False
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _resolve(name: str, folder: Path) -> Path:

@@ -108,3 +108,29 @@ def test_this_machine_debian_12():
     assert root is not None and root.path == Path("/usr")
     assert root.how in ("distribution (/usr)", "/opt/rocm")
     assert "libamdhip64-dev" in root.packages
+
+
+def test_folders_of_a_root_that_cannot_be_read_are_lines(tmp_path, monkeypatch):
+    """Issue 24: a probe that met a folder this user may not look into ended
+    doctor with ``internal error: PermissionError``.  (As root nothing is
+    unreadable: the folder's probes are made to fail as they would.)"""
+    from hipport.doctor import diagnose
+    from tests.doctor.trees import BLAS_FFT_HIP, tree
+
+    root = suite_root("sid")
+    locked = root / "include" / "hipblas"
+    real = Path.is_file
+
+    def is_file(path: Path) -> bool:
+        if path.is_relative_to(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    src = tree(tmp_path, **{"run.cpp": BLAS_FFT_HIP})
+    checks = {c.id: c for c in diagnose(isolated(tmp_path), root, [src], frameworks=False).checks}
+    reason = f"cannot be read (Permission denied: {locked / 'hipblas.h'})"
+    assert (checks["library-hipblas"].status, checks["library-hipblas"].detail) == (
+        Status.WARN, reason)
+    assert checks["needs-hipblas"].detail == reason and checks["needs-hipblas"].fails
+    assert checks["library-hipfft"].status is Status.OK
