@@ -14,7 +14,7 @@ from hipport.doctor.system import System
 from hipport.errors import UsageError
 from hipport.options import time_limit
 from hipport.verify.buildflags import MAKEFILE_NAMES, unreadable
-from hipport.verify.compiler import Compiler, NoCompiler, find_compiler
+from hipport.verify.compiler import Compiler, NoCompiler, check_targets, find_compiler
 from hipport.verify.session import (
     DEFAULT_TIMEOUT,
     Settings,
@@ -75,9 +75,14 @@ def run(request: Request, system: System | None = None,
             raise unreadable(path, error) from None
         if not there:
             raise UsageError(f"{path}: no such file or directory")
-    compiler = find_compiler(system or System.current(), request.hipcc, request.timeout)
+    system = system or System.current()
+    compiler = find_compiler(system, request.hipcc, request.timeout)
     units = find_units(request.paths, request.compile_commands)
-    arch = request.offload_arch or (tree_offload_arch(request.paths) or DEFAULT_ARCH,)
+    tree_arch = None if request.offload_arch else tree_offload_arch(request.paths)
+    arch = request.offload_arch or (tree_arch or DEFAULT_ARCH,)
+    given = "--offload-arch" if request.offload_arch else \
+        "the build files' first target" if tree_arch else "the default target"
+    check_targets(system, compiler, arch, given, request.timeout)
     settings = Settings(arch, request.extra_args, request.syntax_only, request.timeout,
                         request.jobs)
     if found is not None:

@@ -19,14 +19,22 @@ from tests.leftovers import sleepers, survivors
 
 SCHEMA = json.loads((REPO / "docs" / "verify.schema.json").read_text())
 
-# Answers --version like hipcc 5.2; compiles by printing its arguments (one a
-# line) to $FAKE_LOG and writing "object" to its -o file, fails on files that
-# contain BROKEN, sleeps on SLOW.
+# Answers --version like hipcc 5.2; rejects the GPU targets gfx9000 and gfx1250
+# as Clang 15 does; compiles by printing its arguments (one a line) to
+# $FAKE_LOG and writing "object" to its -o file, fails on files that contain
+# BROKEN, sleeps on SLOW.  The empty unit verify checks the targets with is
+# not logged.
 FAKE_HIPCC = """\
 #!/bin/sh
 if [ "$1" = "--version" ]; then
   echo "HIP version: 9.8.12345-0"; echo "clang version 77.0.1"; exit 0
 fi
+for arg; do case "$arg" in --offload-arch=gfx9000*|--offload-arch=gfx1250*)
+  echo "clang: error: invalid target ID '${arg#--offload-arch=}'; format is a processor name" >&2
+  exit 1 ;;
+esac; done
+for last; do :; done
+[ "$last" = /dev/null ] && exit 0
 out=; previous=
 for last; do [ "$previous" = "-o" ] && out=$last; previous=$last; done
 [ -n "$out" ] && echo object > "$out"
@@ -340,3 +348,28 @@ def test_exit_status_0_without_an_object_file_is_a_failure(tmp_path, fake_hipcc)
     assert result.stderr.splitlines()[-1].startswith("1 of 2 translation units compile")
     # -fsyntax-only writes no object: nothing to look for.
     assert run("verify", src, "--hipcc", fake_hipcc, "--strict", "--syntax-only").exit_code == 0
+
+
+@pytest.mark.parametrize("given, message", [
+    pytest.param("gfx9000", "--offload-arch gfx9000: not a GPU target hipcc (HIP 9.8, clang "
+                 "77.0.1) knows; did you mean `gfx900`", id="typo"),
+    pytest.param("gfx90a;gfx1250", "--offload-arch gfx1250: not a GPU target hipcc (HIP 9.8, "
+                 "clang 77.0.1) knows (a newer Clang does)", id="newer-than-the-compiler"),
+])
+def test_a_gpu_target_the_compiler_does_not_know_is_one_usage_error(tmp_path, fake_hipcc,
+                                                                      given, message):
+    """Issue 24: a bogus --offload-arch gave one error per unit."""
+    src = tree(tmp_path / "t", {"a.cu": "ok", "b.cu": "ok", "c.cu": "ok"})
+    result = run("verify", src, "--hipcc", fake_hipcc, "--offload-arch", given)
+    assert result.exit_code == 2 and not calls(tmp_path)
+    assert result.stderr.startswith(f"hipport: error: {message}"), result.stderr
+    assert "HP020" not in result.stderr
+
+
+def test_a_target_of_the_build_files_the_compiler_does_not_know(tmp_path, fake_hipcc):
+    src = tree(tmp_path / "t", {"a.cu": "ok", "CMakeLists.txt":
+                                'set(CMAKE_HIP_ARCHITECTURES "gfx1250;gfx90a")\n'})
+    result = run("verify", src, "--hipcc", fake_hipcc)
+    assert result.exit_code == 2 and not calls(tmp_path)
+    assert "the build files' first target gfx1250: not a GPU target" in result.stderr
+    assert run("verify", src, "--hipcc", fake_hipcc, "--offload-arch", "gfx90a").exit_code == 0
