@@ -72,6 +72,7 @@ def as_json(verification: Verification, shown: Shown, exit_code: int) -> dict[st
                 "included_from": [{"file": i.file, "line": i.line}
                                   for i in error.included_from]},
             "output": r.output,
+            "output_cut": r.output_cut,
         })
     return {
         "schema": SCHEMA_ID,

@@ -51,6 +51,7 @@ class UnitResult:
     timed_out: bool = False
     error: CompilerError | None = None
     output: str = ""  # the compiler's stderr (tail), when it failed
+    output_cut: int = 0  # characters cut from the start of ``output`` (0: it is whole)
     why: str = ""  # the failure when it is no error of the compiler's (no object written)
     # Where the first error is, in the tree (the header it is in, or the
     # tree's line that included the system header it is in), and in the
@@ -177,7 +178,8 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         if status == 0 and not settings.syntax_only and not _written(object_file):
             # Exit status 0 and no object: a wrapper that swallowed the failure,
             # a compiler that did not compile.
-            return UnitResult(unit, False, seconds, tuple(argv), output=output[-_OUTPUT_KEPT:],
+            kept, cut = _kept(output)
+            return UnitResult(unit, False, seconds, tuple(argv), output=kept, output_cut=cut,
                               location=Location(unit.path, 1),
                               why="error: hipcc exited with status 0 but wrote no object file")
         if status == 0:
@@ -188,8 +190,9 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         error = first_error(output)
         location = _location(error, unit, roots)
         original = _original(location, originals or {})
-        return UnitResult(unit, False, seconds, tuple(argv), error=error,
-                          output=output[-_OUTPUT_KEPT:], location=location, original=original)
+        kept, cut = _kept(output)
+        return UnitResult(unit, False, seconds, tuple(argv), error=error, output=kept,
+                          output_cut=cut, location=location, original=original)
 
     try:
         with ThreadPoolExecutor(workers(settings, len(units))) as pool:
@@ -209,6 +212,16 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         shutil.rmtree(scratch, ignore_errors=True)
     verification.seconds = time.monotonic() - started
     return verification
+
+
+def _kept(output: str) -> tuple[str, int]:
+    """The end of a compiler's output, ``_OUTPUT_KEPT`` characters at most
+    (the first error is found in the whole of it before), and how many
+    characters were cut from its start; a cut output starts by saying so."""
+    cut = max(0, len(output) - _OUTPUT_KEPT)
+    if not cut:
+        return output, 0
+    return f"[hipport: the first {cut} characters were cut]\n{output[cut:]}", cut
 
 
 def _written(path: Path) -> bool:

@@ -373,3 +373,27 @@ def test_a_target_of_the_build_files_the_compiler_does_not_know(tmp_path, fake_h
     assert result.exit_code == 2 and not calls(tmp_path)
     assert "the build files' first target gfx1250: not a GPU target" in result.stderr
     assert run("verify", src, "--hipcc", fake_hipcc, "--offload-arch", "gfx90a").exit_code == 0
+
+
+def test_a_long_output_says_it_was_cut(tmp_path, fake_hipcc):
+    """Issue 24: the JSON cut the output at 20,000 characters without a word."""
+    noise = 'i=0; while [ $i -lt 600 ]; do echo "note: line $i of a long template backtrace" >&2;' \
+            ' i=$((i+1)); done\n'
+    fake_hipcc.write_text(FAKE_HIPCC.replace("if grep -q BROKEN", noise + "if grep -q BROKEN"))
+    src = tree(tmp_path / "t", {"a.cu": "BROKEN\n"})
+    (finding,) = json.loads(run("verify", src, "--hipcc", fake_hipcc, "-f", "json").stdout)[
+        "findings"]
+    whole = "".join(f"note: line {i} of a long template backtrace\n" for i in range(600)) + (
+        "clang: warning: argument unused during compilation: '-L/usr/lib'\n"
+        f"{src / 'a.cu'}:1:7: error: use of undeclared identifier 'BROKEN'\n"
+        "1 error generated when compiling for gfx90a.\n")
+    cut = len(whole) - 20_000
+    assert finding["output_cut"] == cut > 0
+    assert finding["output"].startswith(f"[hipport: the first {cut} characters were cut]\n")
+    assert finding["output"].endswith("1 error generated when compiling for gfx90a.\n")
+    assert finding["location"]["line"] == 1  # the first error, found in the whole output
+    short = tree(tmp_path / "u", {"a.cu": "BROKEN\n"})
+    fake_hipcc.write_text(FAKE_HIPCC)
+    (finding,) = json.loads(run("verify", short, "--hipcc", fake_hipcc, "-f", "json").stdout)[
+        "findings"]
+    assert finding["output_cut"] == 0 and finding["output"].startswith("clang: warning")
