@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -397,3 +400,23 @@ def test_a_long_output_says_it_was_cut(tmp_path, fake_hipcc):
     (finding,) = json.loads(run("verify", short, "--hipcc", fake_hipcc, "-f", "json").stdout)[
         "findings"]
     assert finding["output_cut"] == 0 and finding["output"].startswith("clang: warning")
+
+
+@pytest.mark.slow  # a hipport process, stopped while it compiles
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stopped_verify_leaves_no_compiler_running(tmp_path, fake_hipcc, signum):
+    pids = tmp_path / "pids"
+    fake_hipcc.write_text(FAKE_HIPCC.replace("sleep 30", sleepers(pids).strip()))
+    src = tree(tmp_path / "t", {"a.cu": "SLOW", "b.cu": "SLOW"})
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "hipport", "verify", str(src), "--hipcc",
+                             str(fake_hipcc), "-j", "2"], env=env, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 30
+    while len(pids.read_text().split() if pids.exists() else []) < 6:
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signum, err
+    assert survivors(pids) == []
