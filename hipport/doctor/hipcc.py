@@ -208,6 +208,8 @@ def choose_hipcc(system: System, named: Named | None = None,
     for place in PLACES:
         for given in place.where(system, named):
             path, problem = _absolute(system, given)
+            if path is not None and any(item.path == path for item in looked):
+                continue  # ROCM_PATH=/opt/rocm: asked once
             version = clang = None
             text = ""
             if path is not None and not problem:

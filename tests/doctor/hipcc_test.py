@@ -5,6 +5,7 @@ a named hipcc first, then the newest ROCm (hipport's toolchain, $ROCM_PATH,
 prepared file system show the order and the reasons."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,21 @@ def test_a_relative_hipcc_is_made_absolute_once(machine, monkeypatch):
     relative_path = isolated(machine, {"PATH": "bin"})
     choice = choose_hipcc(System(relative_path.env, fs_root=Path("/nonexistent")))
     assert choice.path == str(machine / "bin" / "hipcc")  # a relative PATH entry too
+
+
+def test_a_hipcc_is_asked_once(machine):
+    calls: list[list[str]] = []
+    system = isolated(machine, {"ROCM_PATH": str(machine / "opt" / "rocm")})
+
+    def run(argv, env, timeout):
+        calls.append(list(argv))
+        return system_run(argv, env, timeout)
+
+    system_run = system.run
+    fake_hipcc(machine / "var" / "cache" / "hipport" / "bin", body="exit 1")
+    choice = choose_hipcc(replace(system, run=run))
+    assert choice.place is not None and choice.place.name == "ROCM_PATH"
+    (machine / "opt" / "rocm" / "bin" / "hipcc").write_text("#!/bin/sh\nexit 1\n")
+    choice = choose_hipcc(replace(system, run=run))
+    assert choice.place is not None and choice.place.name == "/opt/rocm-X.Y.Z"
+    assert [c[0] for c in calls].count(str(machine / "opt" / "rocm" / "bin" / "hipcc")) == 2
