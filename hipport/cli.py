@@ -214,7 +214,7 @@ def cli(ctx: click.Context) -> None:
 @click.option("--verify", is_flag=True, help="Then compile every converted translation unit "
               "with hipcc and report the ones that fail (docs/verify.md).")
 @click.option("--hipcc", metavar="PATH", help="The hipcc for --verify (default: $HIPCC, "
-              "$ROCM_PATH/bin/hipcc, hipcc on PATH).")
+              "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH).")
 @click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
               help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
@@ -422,7 +422,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
              short_help="Compile a converted tree with hipcc; report what fails.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--hipcc", metavar="PATH", help="The HIP compiler (default: $HIPCC, "
-              "$ROCM_PATH/bin/hipcc, hipcc on PATH).")
+              "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH; "
+              "docs/verify.md).")
 @click.option("--offload-arch", metavar="gfx90a",
               help="AMD GPU target(s), ';'-separated (default: the first the build files "
               "name, else gfx90a).")
@@ -452,11 +453,12 @@ def verify(paths: Sequence[Path], hipcc: str | None, offload_arch: str | None,
     AMD GPU, with the include paths and macros of its build files or
     compile_commands.json, and report each one that fails at its first error."""
     from hipport.commands.verify import run_verify
+    from hipport.options import time_limit
     from hipport.verify import Request
 
     raise SystemExit(run_verify(Request(
         tuple(paths), hipcc, _arch_list(offload_arch), compile_commands, tuple(hipcc_arg),
-        syntax_only, timeout, jobs), fmt, strict, quiet, color))
+        syntax_only, time_limit("--timeout", timeout), jobs), fmt, strict, quiet, color))
 
 
 def _arch_list(value: str | None) -> tuple[str, ...]:

@@ -2,6 +2,7 @@
 command and for library callers such as `hipport.report.run`."""
 from __future__ import annotations
 
+import math
 from typing import Callable, TypeVar
 
 from hipport.errors import UsageError
@@ -9,7 +10,9 @@ from hipport.pipeline import FrontEnd, display_path
 from hipport.settings import DEFAULT_CUDA_VERSION, Settings, parse_cuda_version
 from hipport.table.versions import DEFAULT_TARGET, parse_target
 
-__all__ = ["FrontEnd", "build_settings", "display_path", "offload_targets"]
+__all__ = ["FrontEnd", "build_settings", "display_path", "offload_targets", "time_limit"]
+
+MAX_TIME_LIMIT = 86_400.0  # seconds: a day
 
 
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
@@ -60,3 +63,13 @@ def offload_targets(value: str | None) -> tuple[str, ...]:
     except ValueError as exc:
         raise UsageError(f"--offload-arch: {exc}") from None
     return targets
+
+
+def time_limit(option: str, value: float) -> float:
+    """``--timeout SECONDS``: a finite positive number, a day at most (``nan``,
+    ``inf`` and ``1e308`` are no time limits a process can be given)."""
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{option} {value:g}: must be a positive number of seconds")
+    if value > MAX_TIME_LIMIT:
+        raise UsageError(f"{option} {value:g}: at most {MAX_TIME_LIMIT:g} seconds (a day)")
+    return value

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hipport.doctor.libraries import BY_KEY, Installed, probe_library, runtime_package
-from hipport.doctor.model import Check, Status, at_least, format_version
+from hipport.doctor.model import Check, Status, at_least, format_version, unreadable
 from hipport.doctor.rocm import RocmRoot
 from hipport.doctor.tree import Need, TreeNeeds, describe
 
@@ -23,8 +23,13 @@ def tree_checks(needs: TreeNeeds, root: RocmRoot | None,
         if root is None:
             checks.append(need_check(need, None, None, debian))
         else:
-            checks.append(need_check(need, probe_library(BY_KEY[need.library], root),
-                                     root.include, debian))
+            try:
+                checks.append(need_check(need, probe_library(BY_KEY[need.library], root),
+                                         root.include, debian))
+            except OSError as error:  # what this user cannot read, a build cannot use
+                lib = BY_KEY[need.library]
+                checks.append(unreadable("tree", f"needs-{lib.key}", lib.name, error,
+                                         Status.MISSING, required=True))
     return checks
 
 

@@ -12,8 +12,9 @@ from typing import Callable, Mapping
 
 from hipport.doctor.system import System
 from hipport.errors import UsageError
-from hipport.verify.buildflags import MAKEFILE_NAMES
-from hipport.verify.compiler import Compiler, NoCompiler, find_compiler
+from hipport.options import time_limit
+from hipport.verify.buildflags import MAKEFILE_NAMES, unreadable
+from hipport.verify.compiler import Compiler, NoCompiler, check_targets, find_compiler
 from hipport.verify.session import (
     DEFAULT_TIMEOUT,
     Settings,
@@ -66,14 +67,22 @@ def run(request: Request, system: System | None = None,
         found: Callable[[int], None] | None = None) -> Verification:
     """Find the compiler and the units, compile them.  ``found`` hears the
     number of units before compiling starts (a progress bar's total)."""
-    if request.timeout <= 0:
-        raise UsageError("--timeout must be a positive number of seconds")
+    time_limit("--timeout", request.timeout)
     for path in request.paths:
-        if not path.exists():
+        try:
+            there = path.exists()
+        except OSError as error:
+            raise unreadable(path, error) from None
+        if not there:
             raise UsageError(f"{path}: no such file or directory")
-    compiler = find_compiler(system or System.current(), request.hipcc)
+    system = system or System.current()
+    compiler = find_compiler(system, request.hipcc, request.timeout)
     units = find_units(request.paths, request.compile_commands)
-    arch = request.offload_arch or (tree_offload_arch(request.paths) or DEFAULT_ARCH,)
+    tree_arch = None if request.offload_arch else tree_offload_arch(request.paths)
+    arch = request.offload_arch or (tree_arch or DEFAULT_ARCH,)
+    given = "--offload-arch" if request.offload_arch else \
+        "the build files' first target" if tree_arch else "the default target"
+    check_targets(system, compiler, arch, given, request.timeout)
     settings = Settings(arch, request.extra_args, request.syntax_only, request.timeout,
                         request.jobs)
     if found is not None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from hipport.buildfiles.cmake_tokens import CMakeSyntaxError, lex_cmake
 from hipport.buildfiles.make_tokens import LineKind, lex_make
 from hipport.buildfiles.words import split_words
+from hipport.errors import UsageError
 
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
 _CMAKE_REF = re.compile(r"\$\{(\w+)\}")
@@ -26,6 +27,21 @@ _MAKE_REF = re.compile(r"\$[({](\w+)[)}]")
 _SCOPES = {"INTERFACE", "PUBLIC", "PRIVATE", "SYSTEM", "BEFORE", "AFTER"}
 _PATH_FLAGS = ("-isystem", "-iquote", "-I")
 _MAX_EXPANSIONS = 20
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``; a path this user may not look at (a folder of mode
+    0000 on the way) is a usage error that names it: verify never passes over
+    part of a tree in silence."""
+    try:
+        return path.is_file()
+    except OSError as error:
+        raise unreadable(path, error) from None
+
+
+def unreadable(path: Path | str, error: OSError) -> UsageError:
+    return UsageError(f"{path}: cannot be read ({error.strerror or error}), so the translation "
+                      "units there cannot be verified")
 
 
 def _read(path: Path) -> str | None:
@@ -181,14 +197,14 @@ def tree_flags(source: Path, root: Path) -> list[str]:
     folders = [source.parent]
     while folders[-1] != root and root in folders[-1].parents:
         folders.append(folders[-1].parent)
-    top = next((f for f in reversed(folders) if (f / "CMakeLists.txt").is_file()), root)
+    top = next((f for f in reversed(folders) if is_file(f / "CMakeLists.txt")), root)
     flags: list[str] = []
     for folder in reversed(folders):
         cmake = folder / "CMakeLists.txt"
-        if cmake.is_file():
+        if is_file(cmake):
             flags += cmake_flags(cmake, top)
         for name in MAKEFILE_NAMES:
-            if (folder / name).is_file():
+            if is_file(folder / name):
                 flags += make_flags(folder / name)
                 break
     return _unique(flags)
