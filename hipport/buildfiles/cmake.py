@@ -121,8 +121,8 @@ def _find_package(p: CMakePass, cmd: Command) -> None:
 def _insert_find_packages(p: CMakePass) -> None:
     needed: dict[str, int] = {}
     for lib, at in p.libraries.items():
-        if lib.package and lib.package not in p.found_packages:
-            needed.setdefault(lib.package, at)
+        if lib.extra_package and lib.extra_package not in p.found_packages:
+            needed.setdefault(lib.extra_package, at)
     if not needed:
         return
     if not p.toolkit_finds:

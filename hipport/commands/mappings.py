@@ -1,12 +1,15 @@
 """`hipport mappings ...`: inspect, validate and document the catalogue."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Sequence
 
 import click
 
 from hipport.errors import HipportError, UsageError
+from hipport.libraries import SCHEMA_ID as LIBRARY_SCHEMA
+from hipport.libraries import parse_library_table
 from hipport.suggest import did_you_mean
 from hipport.table import load_table
 from hipport.table.coverage import coverage
@@ -62,11 +65,21 @@ def show(names: Sequence[str], rules: Sequence[str]) -> int:
     return 1 if missing else 0
 
 
+# The library table (mappings/rocm-libraries.yaml) validates with its own schema.
+LIBRARY_SCHEMA_LINE = re.compile(rf"^schema:[ \t]*{re.escape(LIBRARY_SCHEMA)}[ \t]*$", re.M)
+
+
 def validate(files: Sequence[Path]) -> int:
     failures = 0
     for path in files:
         try:
-            entries = parse_mapping_file(path.read_text(encoding="utf-8"), str(path))
+            text = path.read_text(encoding="utf-8")
+            if LIBRARY_SCHEMA_LINE.search(text):
+                libraries = parse_library_table(text, str(path))
+                click.echo(f"{path}: {len(libraries.cuda)} CUDA and {len(libraries.rocm)} ROCm "
+                           "libraries, valid")
+                continue
+            entries = parse_mapping_file(text, str(path))
             seen: dict[str, str] = {}
             for e in entries:
                 if e.cuda in seen:

@@ -14,6 +14,7 @@ from typing import Iterable, Iterator
 from hipport import __version__
 from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
+from hipport.libraries import DATA_FILE as LIBRARY_DATA_FILE
 from hipport.table.index import MappingTable
 from hipport.table.names import looks_like_cuda
 from hipport.table.schema import (
@@ -33,9 +34,15 @@ def _bundled_root() -> Traversable:
     return resources.files("hipport") / "_mappings"
 
 
+# Data under mappings/ that is not a catalogue of names.
+NOT_CATALOGUE = frozenset({LIBRARY_DATA_FILE})
+
+
 def _yaml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
     for child in sorted(root.iterdir(), key=lambda c: c.name):
         rel = f"{prefix}{child.name}"
+        if rel in NOT_CATALOGUE:
+            continue
         if child.is_dir():
             yield from _yaml_files(child, rel + "/")
         elif child.name.endswith((".yaml", ".yml")):

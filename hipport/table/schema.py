@@ -6,13 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from hipport.libraries import library_table
+
 SCHEMA_ID = "hipport-mappings/1"
 
-LIBRARIES = (
-    "runtime", "driver", "device", "cooperative_groups", "cublas", "cublaslt", "curand",
-    "cufft", "cusparse", "cusolver", "cub", "thrust", "nccl", "nvrtc", "nvtx", "cucomplex",
-    "cudnn", "headers",
-)
+LIBRARIES = library_table().cuda_keys  # mappings/rocm-libraries.yaml
 KINDS = ("function", "type", "enum", "macro", "header", "device_function", "namespace")
 VERSION_KEYS = ("added", "deprecated", "removed")
 
