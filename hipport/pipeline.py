@@ -14,7 +14,8 @@ from typing import Any, Callable, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
 from hipport.compat import DEFAULT_HEADER
-from hipport.compat.tree import HeaderPlace, finish, locate
+from hipport.compat.place import HeaderPlace, locate, output_place
+from hipport.compat.tree import finish
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
@@ -138,7 +139,8 @@ def plan(request: Request) -> Plan:
         _check_output_folders(jobs, out)
     settings, compat = request.settings, None
     if settings.strategy == "compat":
-        header = locate(settings.compat_header or DEFAULT_HEADER, roots)
+        header = locate(settings.compat_header or DEFAULT_HEADER, roots,
+                        request.mode in (Mode.IN_PLACE, Mode.MIRROR))
         settings = replace(settings, compat_header=str(header))
         jobs = [job for job in jobs if job.source.resolve() != header]
         compat = _header_place(header, roots, request.mode, out, len(request.paths) > 1)
@@ -159,6 +161,7 @@ def _header_place(header: Path, roots: list[Path], mode: Mode, out: Path | None,
             raise UsageError(f"--compat-header {shown_path(header)} is outside the tree; with "
                              "-o DIR it must be inside the folder converted")
         target = out / (roots[0].name if several else "") / header.relative_to(roots[0])
+        output_place(target)
     return HeaderPlace(header, target, display_path(header))
 
 
