@@ -375,8 +375,9 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
               help="Record the current violations as known (exit 0).")
 @click.option("--report-unused-suppressions", is_flag=True,
               help="Fail on `// hipport: ignore` comments that suppress nothing.")
-@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header "
-              "(default: hip_compat.h in the folder checked).")
+@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header, "
+              "relative to the current folder (default: the tree's hip_compat.h, in the first "
+              "file's folder or the nearest one above it).")
 @_with(_findings_options("text", "Count the violations per code instead of listing them."))
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
-from hipport.compat import DEFAULT_HEADER
 from hipport.compat.place import HeaderPlace, locate, output_place
 from hipport.compat.tree import finish
 from hipport.errors import UsageError
@@ -139,8 +138,8 @@ def plan(request: Request) -> Plan:
         _check_output_folders(jobs, out)
     settings, compat = request.settings, None
     if settings.strategy == "compat":
-        header = locate(settings.compat_header or DEFAULT_HEADER, roots,
-                        request.mode in (Mode.IN_PLACE, Mode.MIRROR))
+        writes = request.mode in (Mode.IN_PLACE, Mode.MIRROR)
+        header = locate(settings.compat_header, roots, writes, search=request.mode is Mode.DRY_RUN)
         settings = replace(settings, compat_header=str(header))
         jobs = [job for job in jobs if job.source.resolve() != header]
         compat = _header_place(header, roots, request.mode, out, len(request.paths) > 1)

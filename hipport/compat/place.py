@@ -1,5 +1,12 @@
 """Where a compat run's header is, and the refusals that protect it.
 
+The header is the tree's: ``--compat-header`` when given, else the
+``hip_compat.h`` of the folder converted or, when it has none, the one
+generated in the nearest folder above it, up to the repository's root (a
+folder with ``.git`` or ``.hg``; outside a repository, up to the current
+folder).  A subfolder converted on its own, or a check started in one, so
+finds the header its parent's conversion wrote.
+
 hipport only ever replaces a header it generated (its first line is
 ``MARKER``), and never a symbolic link: the user's own ``hip_compat.h``, or
 a link to a file elsewhere, is refused before anything is written, in every
@@ -11,7 +18,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from hipport.compat import MARKER
+from hipport.compat import DEFAULT_HEADER, MARKER
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 
@@ -59,14 +66,47 @@ def refuse_unless_ours(path: Path, writes: bool, where: str = "") -> None:
                          "remove it, or choose another name with --compat-header")
 
 
-def locate(header: str, roots: list[Path], writes: bool) -> Path:
-    """``--compat-header``: relative to the (first) folder converted."""
-    path = Path(header)
+_REPOSITORY = (".git", ".hg")
+
+
+def locate(header: str, roots: list[Path], writes: bool, search: bool = True) -> Path:
+    """``--compat-header`` (relative to the first folder converted), or the
+    tree's ``hip_compat.h`` (``search``: looked for in the folders above)."""
+    path = Path(header or DEFAULT_HEADER)
     if not path.is_absolute():
         path = roots[0] / path
     path = Path(os.path.realpath(path.parent)) / path.name
+    if not header and search and not os.path.lexists(path):
+        path = _above(path) or path
     refuse_unless_ours(path, writes)
     return path
+
+
+def _above(path: Path) -> Path | None:
+    """The generated header of the same name in the nearest folder above."""
+    for folder in _parents(path.parent):
+        candidate = folder / path.name
+        if not os.path.lexists(candidate):
+            continue
+        if candidate.is_file() and not candidate.is_symlink() and generated(candidate):
+            return candidate
+        return None  # the project's own file (or a link): nothing above it is looked at
+    return None
+
+
+def _parents(folder: Path) -> list[Path]:
+    """The folders above ``folder`` that belong to its tree: up to the
+    repository's root, or the current folder outside a repository."""
+    chain = [folder, *folder.parents]
+    root = next((i for i, f in enumerate(chain) if any((f / m).exists() for m in _REPOSITORY)),
+                None)
+    if root is None:
+        try:
+            cwd = Path.cwd().resolve()
+        except OSError:  # the current folder was removed
+            cwd = folder
+        root = chain.index(cwd) if cwd in chain else 0
+    return chain[1:root + 1]
 
 
 def output_place(target: Path) -> None:
