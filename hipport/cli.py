@@ -219,7 +219,8 @@ def cli(ctx: click.Context) -> None:
               help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @click.option("--compat-header", metavar="PATH", help="compat: the generated header, relative "
-              "to the folder converted (default: hip_compat.h).")
+              "to the folder converted (default: its hip_compat.h, or the tree's, generated "
+              "in a folder above it).")
 @click.option("--compat-macro", metavar="NAME", help="compat: the macro that selects the AMD "
               "build (default: __HIP_PLATFORM_AMD__, or hipcc's __HIP__).")
 @_front_end_options

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
-from hipport.compat.place import HeaderPlace, locate, output_place
+from hipport.compat.place import HeaderPlace, plan_header
 from hipport.compat.tree import finish
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
@@ -138,30 +138,15 @@ def plan(request: Request) -> Plan:
         _check_output_folders(jobs, out)
     settings, compat = request.settings, None
     if settings.strategy == "compat":
-        writes = request.mode in (Mode.IN_PLACE, Mode.MIRROR)
-        header = locate(settings.compat_header, roots, writes, search=request.mode is Mode.DRY_RUN)
+        header, jobs, compat = plan_header(settings.compat_header, request.paths, roots,
+                                           request.mode, out, jobs, request.selection,
+                                           display_path)
         settings = replace(settings, compat_header=str(header))
-        jobs = [job for job in jobs if job.source.resolve() != header]
-        compat = _header_place(header, roots, request.mode, out, len(request.paths) > 1)
     options = RunOptions(request.mode, settings, request.rules, backend, backend_options,
                          debug=request.debug, offload_arch=request.offload_arch,
                          cache=request.cache, backup=request.backup, force=request.force,
                          output=out)
     return Plan(request, tuple(jobs), tuple(skipped), options, compat)
-
-
-def _header_place(header: Path, roots: list[Path], mode: Mode, out: Path | None,
-                  several: bool) -> HeaderPlace:
-    target: Path | None = None
-    if mode is Mode.IN_PLACE:
-        target = header
-    elif mode is Mode.MIRROR and out is not None:
-        if not header.is_relative_to(roots[0]):
-            raise UsageError(f"--compat-header {shown_path(header)} is outside the tree; with "
-                             "-o DIR it must be inside the folder converted")
-        target = out / (roots[0].name if several else "") / header.relative_to(roots[0])
-        output_place(target)
-    return HeaderPlace(header, target, display_path(header))
 
 
 def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) -> Run:

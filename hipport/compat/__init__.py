@@ -4,6 +4,8 @@ names it uses to HIP for the AMD build (docs/single-source.md).
 * ``sources``: the per-file edit (include the header, hide the CUDA toolkit
   includes from the AMD build);
 * ``header``: the header's text, from the catalogue and the names used;
+* ``place``: where the tree's header is (a folder above, forwarders), and
+  the refusals that keep hipport from replacing a file it did not generate;
 * ``tree``: the run-level step (collect the names, write or diff the header,
   flag names an existing header does not cover)."""
 from __future__ import annotations

@@ -16,11 +16,27 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Callable, Sequence
 
 from hipport.compat import DEFAULT_HEADER, MARKER
+from hipport.compat.header import forwarded
+from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
+from hipport.files import Selection
+from hipport.runner import Job
+
+
+@dataclass(frozen=True)
+class Nested:
+    """Another header generated for part of the run's tree (a folder
+    converted on its own before): it becomes a forwarder to the tree's."""
+
+    source: Path
+    target: Path | None  # where the forwarder is written (None: nowhere)
+    display: str
+    include: str  # the tree's header, relative to this one's folder
 
 
 @dataclass(frozen=True)
@@ -28,15 +44,43 @@ class HeaderPlace:
     path: Path  # in the input tree
     target: Path | None  # where the run writes it (None: nowhere)
     display: str
+    # Part of the header's tree is converted (some of its files, a folder
+    # below it, --include/--exclude): the names it maps are kept, the run's
+    # added.  A run over the whole tree maps exactly the names it uses.
+    keep: bool = False
+    nested: tuple[Nested, ...] = ()
 
 
 def generated(path: Path) -> bool:
     """Whether ``path`` is a file hipport generated (read through links)."""
+    return _generated_text(path) is not None
+
+
+def _generated_text(path: Path) -> bytes | None:
     try:
         with open(path, "rb") as handle:
-            return handle.read(len(MARKER)) == MARKER
+            if handle.read(len(MARKER)) != MARKER:
+                return None
+            return MARKER + handle.read()
     except OSError:
-        return False
+        return None
+
+
+def follow(path: Path) -> Path:
+    """The header a forwarding header leads to (``path`` itself for any
+    other, or when what it leads to is gone)."""
+    seen = {path}
+    while True:
+        text = _generated_text(path)
+        include = forwarded(text) if text is not None else None
+        if include is None:
+            return path
+        ahead = Path(os.path.realpath(path.parent / PurePosixPath(include).parent)) / \
+            PurePosixPath(include).name
+        if ahead in seen or not generated(ahead):
+            return path
+        seen.add(ahead)
+        path = ahead
 
 
 def refuse_unless_ours(path: Path, writes: bool, where: str = "") -> None:
@@ -79,6 +123,13 @@ def locate(header: str, roots: list[Path], writes: bool, search: bool = True) ->
     if not header and search and not os.path.lexists(path):
         path = _above(path) or path
     refuse_unless_ours(path, writes)
+    # Not for -o DIR (no search): an output tree is whole by itself, and a
+    # forwarder's place there gets the header.
+    if search and path.is_file():
+        ahead = follow(path)
+        if ahead != path:
+            refuse_unless_ours(ahead, writes)
+        path = ahead
     return path
 
 
@@ -112,3 +163,65 @@ def _parents(folder: Path) -> list[Path]:
 def output_place(target: Path) -> None:
     """The header's place in the output tree (``-o DIR``, ``--force`` or not)."""
     refuse_unless_ours(target, True, " (in the output directory)")
+
+
+def plan_header(header: str, paths: Sequence[Path], roots: list[Path], mode: Mode,
+                out: Path | None, jobs: list[Job], selection: Selection,
+                display: Callable[[Path], str]) -> tuple[Path, list[Job], HeaderPlace]:
+    """The header's place, and the run's jobs without it and without the
+    other full headers generated in its tree (``Nested``): those of the run
+    and, when only part of the tree is converted, those of its name in the
+    folders below the header's."""
+    writes = mode in (Mode.IN_PLACE, Mode.MIRROR)
+    # An -o tree is whole by itself: its header is never a folder above it.
+    path = locate(header, roots, writes, search=mode is not Mode.MIRROR)
+    kept: list[Job] = []
+    nested: list[Nested] = []
+    for job in jobs:
+        source = job.source.resolve()
+        if source == path:
+            continue
+        text = _generated_text(job.source) if job.convert and job.build_kind is None else None
+        if text is None or forwarded(text) is not None:
+            kept.append(job)
+            continue
+        if mode is Mode.MIRROR and job.target is not None:
+            output_place(job.target)
+        nested.append(Nested(job.source, job.target, job.display, _relative(path, source)))
+    folders = [p.resolve() for p in paths if p.is_dir()]
+    keep = bool(selection.include or selection.exclude) or not any(
+        path.parent.is_relative_to(f) for f in folders)
+    if keep and mode in (Mode.IN_PLACE, Mode.DIFF):
+        known = {n.source.resolve() for n in nested}
+        nested += [Nested(p, p if mode is Mode.IN_PLACE else None, display(p), _relative(path, p))
+                   for p in _below(path) if p not in known]
+    target: Path | None = None
+    if mode is Mode.IN_PLACE:
+        target = path
+    elif mode is Mode.MIRROR and out is not None:
+        if not path.is_relative_to(roots[0]):
+            raise UsageError(f"--compat-header {shown_path(path)} is outside the tree; with "
+                             "-o DIR it must be inside the folder converted")
+        target = out / (roots[0].name if len(paths) > 1 else "") / path.relative_to(roots[0])
+        output_place(target)
+    return path, kept, HeaderPlace(path, target, display(path), keep, tuple(nested))
+
+
+def _relative(header: Path, other: Path) -> str:
+    """``header`` as ``other`` includes it."""
+    return PurePosixPath(os.path.relpath(header, other.parent)).as_posix()
+
+
+def _below(header: Path) -> list[Path]:
+    """Full headers of ``header``'s name generated in the folders below its
+    own (hidden folders and links are not looked into)."""
+    found = []
+    for folder, dirs, files in os.walk(header.parent):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        candidate = Path(folder) / header.name
+        if folder == str(header.parent) or header.name not in files or candidate.is_symlink():
+            continue
+        text = _generated_text(candidate)
+        if text is not None and forwarded(text) is None:
+            found.append(candidate)
+    return found

@@ -4,10 +4,11 @@ disk (a name the code uses that the header does not map: HP311)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from hipport.codes import CODES
 from hipport.compat import HEADER_STALE
-from hipport.compat.header import Uses, covered_names, render
+from hipport.compat.header import Uses, covered_names, forwarder, merged, read_uses, render
 from hipport.compat.place import HeaderPlace, refuse_unless_ours
 from hipport.delivery import Mode, WriteFailed, unified_diff
 from hipport.findings import Finding, LocatedFinding
@@ -57,27 +58,50 @@ def finish(results: list[FileResult], table: MappingTable, place: HeaderPlace, m
            macro: str, cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION) -> list[FileResult]:
     """The results with the header's own appended (and, when nothing is
     written, HP311 where the header on disk misses a name)."""
-    text = render(uses_of(results, table), macro, place.path.name, cuda_version)
-    old = place.path.read_bytes() if place.path.is_file() else None
-    changed = old != text
-    diff = ""
+    old = _read(place.path)
+    nested = [_read(n.source) or b"" for n in place.nested]
+    # Names other files of the tree need are never dropped: those the header
+    # maps when only part of its tree was converted, and those of the headers
+    # that become forwarders.
+    earlier = [read_uses(t, table) for t in ([old] if place.keep and old else []) + nested]
+    text = render(merged(*earlier, uses_of(results, table)), macro, place.path.name,
+                  cuda_version)
     if mode is Mode.DRY_RUN:
         covered = covered_names(old or b"")
         wanted = covered_names(text)
         results = [_stale(r, wanted - covered, place.display) for r in results]
-    elif mode is Mode.DIFF and changed:
-        diff = unified_diff(old or b"", text, place.display)
-    elif place.target is not None and (changed or mode is Mode.MIRROR):
-        refuse_unless_ours(place.target, True)  # still (it was, when the run was planned)
-        current = place.target.read_bytes() if place.target.is_file() else None
+    out = [*results, _deliver(place.display, old, text, place.target, mode)]
+    for n, before in zip(place.nested, nested):
+        out.append(_deliver(n.display, before, forwarder(n.include, n.source.name), n.target,
+                            mode))
+    return out
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except OSError as exc:
+        raise WriteFailed(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _deliver(display: str, old: bytes | None, text: bytes, target: Path | None,
+             mode: Mode) -> FileResult:
+    """A generated header, written, diffed or only compared as the mode says."""
+    changed = old != text
+    diff = ""
+    if mode is Mode.DIFF and changed:
+        diff = unified_diff(old or b"", text, display)
+    elif target is not None and mode in (Mode.IN_PLACE, Mode.MIRROR) and (
+            changed or mode is Mode.MIRROR):
+        refuse_unless_ours(target, True)  # still (it was, when the run was planned)
+        current = target.read_bytes() if target.is_file() else None
         if current != text:
             try:
-                place.target.parent.mkdir(parents=True, exist_ok=True)
-                write_atomic(place.target, text)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(target, text)
             except OSError as exc:
-                raise WriteFailed(f"cannot write {place.target}: {exc.strerror}") from None
-    outcome = Outcome.CONVERTED if changed else Outcome.UNCHANGED
-    return [*results, FileResult(place.display, outcome, diff=diff)]
+                raise WriteFailed(f"cannot write {target}: {exc.strerror}") from None
+    return FileResult(display, Outcome.CONVERTED if changed else Outcome.UNCHANGED, diff=diff)
 
 
 def _stale(result: FileResult, missing: set[str], header: str) -> FileResult:
