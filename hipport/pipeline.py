@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
-from hipport.compat.place import HeaderPlace, plan_header
+from hipport.compat.place import HeaderPlace, plan_header, refuse_rewrite
 from hipport.compat.tree import finish
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
@@ -142,6 +142,8 @@ def plan(request: Request) -> Plan:
                                            request.mode, out, jobs, request.selection,
                                            display_path)
         settings = replace(settings, compat_header=str(header))
+    elif request.mode is not Mode.DRY_RUN:
+        refuse_rewrite(jobs)
     options = RunOptions(request.mode, settings, request.rules, backend, backend_options,
                          debug=request.debug, offload_arch=request.offload_arch,
                          cache=request.cache, backup=request.backup, force=request.force,

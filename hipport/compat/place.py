@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Sequence
 
+from hipport.buildfiles.compat import MARKER as BUILD_MARKER
 from hipport.compat import DEFAULT_HEADER, MARKER
 from hipport.compat.header import forwarded
 from hipport.delivery import Mode
@@ -225,3 +226,28 @@ def _below(header: Path) -> list[Path]:
         if text is not None and forwarded(text) is None:
             found.append(candidate)
     return found
+
+
+def refuse_rewrite(jobs: Sequence[Job]) -> None:
+    """The rewrite strategy writes nothing over a tree the compat strategy
+    converted: its build files' CUDA side would become a second HIP side
+    (one without the sources' LANGUAGE HIP: CMake cannot link it), and its
+    sources would leave the NVIDIA build.  The files tell: a build file with
+    the single-source switch, a header hipport generated."""
+    for job in jobs:
+        if not job.convert:
+            continue
+        if job.build_kind is not None:
+            try:
+                switched = BUILD_MARKER.encode() in job.source.read_bytes()
+            except OSError:
+                continue
+            what = "its single-source build switch"
+        else:
+            switched, what = generated(job.source), "the header it generated"
+        if switched:
+            raise UsageError(
+                f"{job.display} holds {what}: this tree was converted with --strategy compat, "
+                "and the rewrite strategy would make the CUDA side of its build HIP too. "
+                "Re-run with --strategy compat to bring it up to date; to leave CUDA behind, "
+                "rewrite the CUDA sources from before the compat conversion instead")

@@ -114,6 +114,38 @@ def test_a_project_macro_builds_with_make_and_cmake(tmp_path: Path):
     assert executables(build) == {"vector_add"}
 
 
+def test_rewriting_a_compat_tree_is_refused_and_it_still_builds(tmp_path: Path):
+    """`hipport convert` (rewrite) over a compat tree: refused, so its
+    CMake project still configures and builds with CMake 4 (the rewrite made
+    the else() branch `project(... HIP)` without LANGUAGE HIP on the
+    sources: 'Cannot determine link language for target')."""
+    from click.testing import CliRunner
+
+    from hipport.cli import cli
+
+    oracle = require_hip_oracle("rocm-6.4")
+    required(oracle, "cmake", "make")
+    source = compat_project("vector_add", tmp_path / "src", oracle.offload_archs)
+    result = CliRunner().invoke(cli, ["convert", str(source), "--in-place"])
+    assert result.exit_code == 2, result.output
+    assert "--strategy compat" in result.stderr
+    args, env = cmake_configure_args(oracle, tmp_path, [], False)
+    for switch in ("ON", "OFF"):
+        build = tmp_path / f"build-{switch}"
+        configure = run(oracle.command("cmake", "-S", str(source), "-B", str(build),
+                                       f"-D{project_switch('vector_add')}={switch}", *args),
+                        tmp_path, env)
+        if switch == "OFF":  # the chroot has no nvcc: CMake stops at the CUDA compiler
+            said = configure.stdout + configure.stderr
+            assert "CMakeDetermineCUDACompiler" in said, tail(configure, 60)
+            assert "Cannot determine link language" not in said
+            continue
+        assert configure.returncode == 0, tail(configure, 60)
+        proc = run(oracle.command("cmake", "--build", str(build)), tmp_path, env)
+        assert proc.returncode == 0, tail(proc, 60)
+        assert executables(build) == {"vector_add"}
+
+
 # --------------------------------------------------------------- CUDA side --
 def _generated(build: Path, source: Path) -> dict[str, str]:
     """What CMake will run: compile_commands.json and each target's compile

@@ -91,3 +91,45 @@ def test_a_symlinked_header_is_read_where_nothing_is_written(tmp_path: Path, src
     check = CliRunner().invoke(cli, ["check", "--policy", "compat", str(src)])
     assert check.exit_code == 1 and "cudaMalloc` is not mapped" in check.output
     assert header.read_bytes().startswith(MARKER)
+
+
+# ------------------------------------------------ rewriting a compat tree --
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vector_add"
+
+
+def compat_example(tmp_path: Path) -> Path:
+    out = tmp_path / "vector_add"
+    assert convert(str(EXAMPLE), "-o", str(out)).exit_code == 0
+    return out
+
+
+def snapshot(tree: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*"))
+            if p.is_file()}
+
+
+@pytest.mark.parametrize("mode", [["--in-place"], ["--diff"], ["-o", "OUT"]],
+                         ids=["in-place", "diff", "output"])
+def test_rewriting_a_compat_tree_is_refused(tmp_path: Path, mode: list[str]):
+    """The rewrite would make the CUDA side of its build HIP too (CMake 4:
+    'Cannot determine link language'); nothing is written."""
+    tree = compat_example(tmp_path)
+    before = snapshot(tree)
+    args = [str(tmp_path / "out") if a == "OUT" else a for a in mode]
+    result = CliRunner().invoke(cli, ["convert", str(tree), *args], catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert "--strategy compat" in result.stderr and "CMakeLists.txt" in result.stderr
+    assert snapshot(tree) == before and not (tmp_path / "out").exists()
+    assert result.stdout == ""
+
+
+def test_a_compat_tree_is_still_checked_and_reported(tmp_path: Path):
+    tree = compat_example(tmp_path)
+    assert CliRunner().invoke(cli, ["convert", str(tree), "-q"]).exit_code == 0  # a dry run
+    assert CliRunner().invoke(cli, ["check", str(tree), "-q"]).exit_code == 0
+
+
+def test_sources_with_a_generated_header_are_a_compat_tree(tmp_path: Path, src: Path):
+    assert convert(str(src), "--in-place").exit_code == 0
+    result = CliRunner().invoke(cli, ["convert", str(src), "--in-place"])
+    assert result.exit_code == 2 and "hip_compat.h" in result.stderr
