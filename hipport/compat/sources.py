@@ -31,6 +31,7 @@ from hipport.parse.model import Analysis, Backend, Include
 from hipport.rules.includes import CUDA_HEADER_PREFIXES
 from hipport.rules.kernel_launch import LAUNCH_JOINED
 from hipport.settings import Settings
+from hipport.source import BOM
 from hipport.table import MappingTable
 
 INCLUDED = HEADER_INCLUDED
@@ -128,14 +129,17 @@ def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings:
     target = include_target(settings, path)
     name = Path(target).name
     inserts: dict[int, list[bytes]] = {}
+    # A line added at the top goes after a UTF-8 byte-order mark, which
+    # must stay the file's first bytes.
+    first = len(BOM) if data.startswith(BOM) else 0
     present = any(Path(i.target).name == name and not i.system for i in includes)
     if not present:
-        at = _insertion(toolkit, includes, analysis)
+        at = max(_insertion(toolkit, includes, analysis), first)
         inserts.setdefault(at, []).append(f'#include "{target}"'.encode() + newline)
     condition = source_condition(settings.compat_macro)
     wrapped = 0
     for group in _groups(toolkit):
-        start, end = group[0].line_start, group[-1].line_end
+        start, end = max(group[0].line_start, first), group[-1].line_end
         if _already_wrapped(data, start, end, settings.compat_macro):
             continue
         wrapped += len(group)
@@ -163,12 +167,15 @@ def _whole_line(data: bytes, inc: Include) -> bool:
     on to the next line, or a line continuation, is not."""
     if inc.alone_on_line:
         return True
-    if not data[inc.line_start:inc.start].lstrip(b" \t").startswith(b"#"):
+    before = data[inc.line_start:inc.start]
+    if inc.line_start == 0 and before.startswith(BOM):  # the mark is not on the line
+        before = before[len(BOM):]
+    if not before.lstrip(b" \t").startswith(b"#"):
         return False
     rest = data[inc.end + 1:inc.line_end].strip()
     if rest.endswith(b"\\"):
         return False
-    if rest.startswith(b"//"):
+    if not rest or rest.startswith(b"//"):
         return True
     return rest.startswith(b"/*") and rest.endswith(b"*/") and b"*/" not in rest[2:-2]
 
