@@ -124,7 +124,7 @@ def run_convert(req: ConvertRequest) -> int:
     if not req.quiet and req.output_format in HUMAN_FORMATS and not req.statistics:
         for hint in fix_hints(listing, req.unsafe_fixes):
             click.echo(hint, err=True)
-    click.echo(summary_line(stats, listing.palette), err=True)
+    click.echo(summary_line(stats, listing.palette, req.strategy), err=True)
     if mode is Mode.DRY_RUN and not req.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     code = _exit_code(run, req)

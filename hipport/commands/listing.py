@@ -112,14 +112,21 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
     return hints
 
 
-def summary_line(stats: RunStats, palette: Palette) -> str:
+def summary_line(stats: RunStats, palette: Palette, strategy: str = "rewrite") -> str:
     """The run in one line; a run that converted nothing says so plainly
-    (a second run over a converted tree is not a failure)."""
+    (a second run over a converted tree is not a failure).  The references
+    a compat header maps count as converted in every run: one that changed
+    no file says they are mapped, not that it converted them."""
     t = stats.totals
-    if stats.files_converted or stats.files_failed or t.refs_converted:
+    if stats.files_converted or stats.files_failed:
         return stats.summary()
     files = stats.files_unchanged + stats.files_skipped
     line = f"nothing left to convert in {files} file{'s' if files != 1 else ''}"
+    if t.refs_converted:
+        n = t.refs_converted
+        line += (f" · {n} CUDA reference{'s' if n != 1 else ''} "
+                 + ("mapped by the compat header" if strategy == "compat" else
+                    "already converted"))
     if t.refs_unconverted:
         n = t.refs_unconverted
         line += (f" · {n} CUDA reference{'s' if n != 1 else ''} "
