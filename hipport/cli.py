@@ -222,7 +222,8 @@ def cli(ctx: click.Context) -> None:
               "to the folder converted (default: its hip_compat.h, or the tree's, generated "
               "in a folder above it).")
 @click.option("--compat-macro", metavar="NAME", help="compat: the macro that selects the AMD "
-              "build (default: __HIP_PLATFORM_AMD__, or hipcc's __HIP__).")
+              "build (default: the one the tree's header uses, else __HIP_PLATFORM_AMD__ or "
+              "hipcc's __HIP__).")
 @_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
@@ -249,7 +250,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
         offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
         output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
         prune=prune, verify=verify, hipcc=hipcc, hipcc_args=tuple(hipcc_arg),
-        compat_header=compat_header or "", compat_macro=compat_macro or "",
+        compat_header=compat_header or "", compat_macro=compat_macro,
     )
     raise SystemExit(run_convert(request))
 

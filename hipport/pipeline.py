@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
-from hipport.compat.place import HeaderPlace, plan_header, refuse_rewrite
+from hipport.compat.place import HeaderPlace, choose_macro, plan_header, refuse_rewrite
 from hipport.compat.tree import finish
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
@@ -141,7 +141,9 @@ def plan(request: Request) -> Plan:
         header, jobs, compat = plan_header(settings.compat_header, request.paths, roots,
                                            request.mode, out, jobs, request.selection,
                                            display_path)
-        settings = replace(settings, compat_header=str(header))
+        macro, respelled = choose_macro(settings.compat_macro, compat)
+        settings = replace(settings, compat_header=str(header), compat_macro=macro,
+                           compat_respelled=respelled)
     elif request.mode is not Mode.DRY_RUN:
         refuse_rewrite(jobs)
     options = RunOptions(request.mode, settings, request.rules, backend, backend_options,
@@ -174,7 +176,7 @@ def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) 
 
             settings = planned.options.settings
             results = finish(results, load_table(request.rules), planned.compat, request.mode,
-                             settings.compat_macro, settings.assume_cuda_version)
+                             settings.compat_macro or "", settings.assume_cuda_version)
     return Run(planned, results, notices)
 
 

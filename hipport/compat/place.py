@@ -20,8 +20,9 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, Sequence
 
 from hipport.buildfiles.compat import MARKER as BUILD_MARKER
-from hipport.compat import DEFAULT_HEADER, MARKER
+from hipport.compat import DEFAULT_HEADER, MARKER, header_macro, wrap_macro
 from hipport.compat.header import forwarded
+from hipport.compat.macro import is_macro_name
 from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
@@ -38,6 +39,7 @@ class Nested:
     target: Path | None  # where the forwarder is written (None: nowhere)
     display: str
     include: str  # the tree's header, relative to this one's folder
+    macro: str | None = None  # the macro it selected the AMD build with
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,9 @@ class HeaderPlace:
     # added.  A run over the whole tree maps exactly the names it uses.
     keep: bool = False
     nested: tuple[Nested, ...] = ()
+    # The macro the header on disk selects the AMD build with ("": the
+    # default test; None: no header there yet).
+    macro: str | None = None
 
 
 def generated(path: Path) -> bool:
@@ -188,13 +193,15 @@ def plan_header(header: str, paths: Sequence[Path], roots: list[Path], mode: Mod
             continue
         if mode is Mode.MIRROR and job.target is not None:
             output_place(job.target)
-        nested.append(Nested(job.source, job.target, job.display, _relative(path, source)))
+        nested.append(Nested(job.source, job.target, job.display, _relative(path, source),
+                             header_macro(text)))
     folders = [p.resolve() for p in paths if p.is_dir()]
     keep = bool(selection.include or selection.exclude) or not any(
         path.parent.is_relative_to(f) for f in folders)
     if keep and mode in (Mode.IN_PLACE, Mode.DIFF):
         known = {n.source.resolve() for n in nested}
-        nested += [Nested(p, p if mode is Mode.IN_PLACE else None, display(p), _relative(path, p))
+        nested += [Nested(p, p if mode is Mode.IN_PLACE else None, display(p), _relative(path, p),
+                          header_macro(_generated_text(p) or b""))
                    for p in _below(path) if p not in known]
     target: Path | None = None
     if mode is Mode.IN_PLACE:
@@ -205,7 +212,28 @@ def plan_header(header: str, paths: Sequence[Path], roots: list[Path], mode: Mod
                              "-o DIR it must be inside the folder converted")
         target = out / (roots[0].name if len(paths) > 1 else "") / path.relative_to(roots[0])
         output_place(target)
-    return path, kept, HeaderPlace(path, target, display(path), keep, tuple(nested))
+    on_disk = _generated_text(path)
+    return path, kept, HeaderPlace(path, target, display(path), keep, tuple(nested),
+                                   header_macro(on_disk) if on_disk is not None else None)
+
+
+def choose_macro(given: str | None, place: HeaderPlace) -> tuple[str, tuple[str, ...]]:
+    """The run's macro: --compat-macro, else the one the tree's header
+    uses; and the macros of the tree's wraps it re-spells (the header's,
+    the forwarded ones', when another is given).  Part of a tree cannot
+    change it: the other files' wraps would test the old one."""
+    earlier = [m for m in (place.macro, *(n.macro for n in place.nested)) if m is not None]
+    if given is None:
+        given = place.macro if place.macro is not None and (
+            not place.macro or is_macro_name(place.macro)) else ""
+    changed = sorted({wrap_macro(m) for m in earlier} - {wrap_macro(given)})
+    if changed and place.keep:
+        raise UsageError(
+            f"{place.display} selects the AMD build with {', '.join(changed)}; --compat-macro "
+            f"{wrap_macro(given)} on part of its tree would leave the other files testing "
+            f"{changed[0]}: convert the header's whole folder "
+            f"({shown_path(place.path.parent)}) to change the macro")
+    return given, tuple(changed)
 
 
 def _relative(header: Path, other: Path) -> str:
