@@ -12,18 +12,12 @@ import re
 
 from hipport.compat import PLATFORM_MACRO
 from hipport.errors import UsageError
+from hipport.table.schema import CPP_KEYWORDS
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-KEYWORDS = frozenset("""
-    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
-    char16_t char32_t class compl concept const const_cast consteval constexpr constinit
-    continue co_await co_return co_yield decltype default delete do double dynamic_cast else
-    enum explicit export extern false float for friend goto if inline int long mutable
-    namespace new noexcept not not_eq nullptr operator or or_eq private protected public
-    register reinterpret_cast requires restrict return short signed sizeof static
-    static_assert static_cast struct switch template this thread_local throw true try
-    typedef typeid typename typeof typeof_unqual union unsigned using virtual void volatile
-    wchar_t while xor xor_eq _Alignas _Alignof _Atomic _BitInt _Bool _Complex _Decimal128
+# C++'s keywords and alternative tokens, and C's own beyond them.
+KEYWORDS = CPP_KEYWORDS | frozenset("""
+    typeof typeof_unqual _Alignas _Alignof _Atomic _BitInt _Bool _Complex _Decimal128
     _Decimal32 _Decimal64 _Generic _Imaginary _Noreturn _Static_assert _Thread_local
     """.split())
 OPERATORS = frozenset({"defined", "__has_include", "__has_include_next", "__has_cpp_attribute",
