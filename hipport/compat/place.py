@@ -278,4 +278,5 @@ def refuse_rewrite(jobs: Sequence[Job]) -> None:
                 f"{job.display} holds {what}: this tree was converted with --strategy compat, "
                 "and the rewrite strategy would make the CUDA side of its build HIP too. "
                 "Re-run with --strategy compat to bring it up to date; to leave CUDA behind, "
-                "rewrite the CUDA sources from before the compat conversion instead")
+                "rewrite the CUDA sources from before the compat conversion instead (or leave "
+                "such files out with --exclude)")
