@@ -219,9 +219,11 @@ def cli(ctx: click.Context) -> None:
               help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @click.option("--compat-header", metavar="PATH", help="compat: the generated header, relative "
-              "to the folder converted (default: hip_compat.h).")
+              "to the folder converted (default: its hip_compat.h, or the tree's, generated "
+              "in a folder above it).")
 @click.option("--compat-macro", metavar="NAME", help="compat: the macro that selects the AMD "
-              "build (default: __HIP_PLATFORM_AMD__, or hipcc's __HIP__).")
+              "build (default: the one the tree's header uses, else __HIP_PLATFORM_AMD__ or "
+              "hipcc's __HIP__).")
 @_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
@@ -248,7 +250,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
         offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
         output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
         prune=prune, verify=verify, hipcc=hipcc, hipcc_args=tuple(hipcc_arg),
-        compat_header=compat_header or "", compat_macro=compat_macro or "",
+        compat_header=compat_header or "", compat_macro=compat_macro,
     )
     raise SystemExit(run_convert(request))
 
@@ -375,8 +377,9 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
               help="Record the current violations as known (exit 0).")
 @click.option("--report-unused-suppressions", is_flag=True,
               help="Fail on `// hipport: ignore` comments that suppress nothing.")
-@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header "
-              "(default: hip_compat.h in the folder checked).")
+@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header, "
+              "relative to the current folder (default: the tree's hip_compat.h, in the first "
+              "file's folder or the nearest one above it).")
 @_with(_findings_options("text", "Count the violations per code instead of listing them."))
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")

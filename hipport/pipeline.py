@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
-from hipport.compat import DEFAULT_HEADER
-from hipport.compat.tree import HeaderPlace, finish, locate
+from hipport.compat.place import HeaderPlace, choose_macro, plan_header, refuse_rewrite
+from hipport.compat.tree import finish
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
@@ -138,28 +138,19 @@ def plan(request: Request) -> Plan:
         _check_output_folders(jobs, out)
     settings, compat = request.settings, None
     if settings.strategy == "compat":
-        header = locate(settings.compat_header or DEFAULT_HEADER, roots)
-        settings = replace(settings, compat_header=str(header))
-        jobs = [job for job in jobs if job.source.resolve() != header]
-        compat = _header_place(header, roots, request.mode, out, len(request.paths) > 1)
+        header, jobs, compat = plan_header(settings.compat_header, request.paths, roots,
+                                           request.mode, out, jobs, request.selection,
+                                           display_path)
+        macro, respelled = choose_macro(settings.compat_macro, compat)
+        settings = replace(settings, compat_header=str(header), compat_macro=macro,
+                           compat_respelled=respelled)
+    elif request.mode is not Mode.DRY_RUN:
+        refuse_rewrite(jobs)
     options = RunOptions(request.mode, settings, request.rules, backend, backend_options,
                          debug=request.debug, offload_arch=request.offload_arch,
                          cache=request.cache, backup=request.backup, force=request.force,
                          output=out)
     return Plan(request, tuple(jobs), tuple(skipped), options, compat)
-
-
-def _header_place(header: Path, roots: list[Path], mode: Mode, out: Path | None,
-                  several: bool) -> HeaderPlace:
-    target: Path | None = None
-    if mode is Mode.IN_PLACE:
-        target = header
-    elif mode is Mode.MIRROR and out is not None:
-        if not header.is_relative_to(roots[0]):
-            raise UsageError(f"--compat-header {shown_path(header)} is outside the tree; with "
-                             "-o DIR it must be inside the folder converted")
-        target = out / (roots[0].name if several else "") / header.relative_to(roots[0])
-    return HeaderPlace(header, target, display_path(header))
 
 
 def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) -> Run:
@@ -185,7 +176,7 @@ def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) 
 
             settings = planned.options.settings
             results = finish(results, load_table(request.rules), planned.compat, request.mode,
-                             settings.compat_macro, settings.assume_cuda_version)
+                             settings.compat_macro or "", settings.assume_cuda_version)
     return Run(planned, results, notices)
 
 

@@ -25,9 +25,13 @@ class Settings:
     assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION
 
     # compat: the header's path (absolute once planned; "" before) and the
-    # macro that selects the AMD build ("": __HIP_PLATFORM_AMD__ / __HIP__).
+    # macro that selects the AMD build ("": __HIP_PLATFORM_AMD__ / __HIP__;
+    # None: not given, the one of the header on disk once planned).
     compat_header: str = ""
-    compat_macro: str = ""
+    compat_macro: str | None = None
+    # compat: macros the wraps of CUDA includes test that are re-spelled for
+    # compat_macro (the one a tree's header used before another was given).
+    compat_respelled: tuple[str, ...] = ()
 
 def parse_cuda_version(text: str) -> tuple[int, int]:
     """``--assume-cuda-version X.Y``: a ValueError that says why when it is not

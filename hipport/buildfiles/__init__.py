@@ -52,12 +52,14 @@ def find_build_findings(data: bytes, kind: str, options: BuildOptions) -> list[F
             return [Finding("HP655", f"not converted: {exc}", exc.offset, exc.offset)]
         findings = cmake_findings(text, commands, options)
         if options.settings.strategy == "compat" and commands:
-            return cmake_compat(text, commands, findings)
+            return cmake_compat(text, commands, findings,
+                                options.settings.compat_macro or "")
         return findings
     if kind == "make":
         findings = make_findings(text, options)
         if options.settings.strategy == "compat":
-            return make_compat(text, lex_make(text), findings)
+            return make_compat(text, lex_make(text), findings,
+                               options.settings.compat_macro or "")
         return findings
     raise ValueError(f"unknown build file kind {kind!r}; expected 'cmake' or 'make'")
 

@@ -38,10 +38,25 @@ CMAKE_OPTION_HELP = "Build for AMD GPUs with HIP"
 CMAKE_SUBDIR_VARIABLE = "HIPPORT_USE_HIP"
 MAKE_SWITCH = "ifeq ($(HIP),1)"
 MAKE_SWITCH_OFF = "ifneq ($(HIP),1)"
-MAKE_HEADER = (f"{MARKER}: `make HIP=1` builds for AMD GPUs with hipcc\n"
-               f"{MAKE_SWITCH}\n"
-               f"export HIPCC_COMPILE_FLAGS_APPEND += -D{PLATFORM_DEFINE}\n"
-               "endif\n")
+MAKE_DEFINE = "export HIPCC_COMPILE_FLAGS_APPEND += -D"
+
+
+def platform_define(macro: str) -> str:
+    """What the HIP side defines for every source: ``--compat-macro``'s
+    macro when the project selects its AMD build with one, else the
+    platform macro."""
+    return f"{macro}=1" if macro else PLATFORM_DEFINE
+
+
+def make_header(macro: str = "") -> str:
+    return (f"{MARKER}: `make HIP=1` builds for AMD GPUs with hipcc\n"
+            f"{MAKE_SWITCH}\n"
+            f"{MAKE_DEFINE}{platform_define(macro)}\n"
+            "endif\n")
+
+
+MAKE_HEADER = make_header()
+_GENERATED_DEFINE = re.compile(r"[A-Za-z_]\w*=1")
 # Codes whose fix has no place in a single-source build: raising the CMake
 # minimum would move the CUDA build's policies too.
 NOT_IN_COMPAT = frozenset({"HP613"})
@@ -154,7 +169,8 @@ def _emit(groups: dict[int, list[tuple[Finding, list[Edit]]]], run: list[int],
 
 
 # ------------------------------------------------------------------ CMake --
-def cmake_compat(text: str, commands: list[Command], findings: list[Finding]) -> list[Finding]:
+def cmake_compat(text: str, commands: list[Command], findings: list[Finding],
+                 macro: str = "") -> list[Finding]:
     project = next((c for c in commands if c.lname == "project" and c.words), None)
     named = project_switch(project.words[0].value) if project is not None else None
     # A project name CMake computes (or no project() here): CMake spells the
@@ -163,6 +179,8 @@ def cmake_compat(text: str, commands: list[Command], findings: list[Finding]) ->
     protected, has_switch = _cmake_protected(commands, switch)
     units = [_cmake_unit(text, c) for c in commands]
     kept, groups = _group(text, units, findings, protected)
+    respelled = _cmake_define(commands, switch, platform_define(macro))
+    kept += [respelled] if respelled is not None else []
     if not groups:
         return kept
     out = kept
@@ -178,8 +196,29 @@ def cmake_compat(text: str, commands: list[Command], findings: list[Finding]) ->
         out += _emit(groups, run, _cmake_block(text, units, groups, run, switch), first.start,
                      last.end)
     if not has_switch:
-        out.append(_cmake_header(text, commands, project, switch))
+        out.append(_cmake_header(text, commands, project, switch, platform_define(macro)))
     return out
+
+
+def _cmake_define(commands: list[Command], switch: str, define: str) -> Finding | None:
+    """The definition an earlier run generated after ``option(SWITCH ...)``,
+    re-spelled when ``--compat-macro`` has changed since."""
+    for option, test, defines in zip(commands, commands[1:], commands[2:]):
+        if (option.lname == "option" and len(option.words) > 1
+                and option.words[0].value == switch and option.words[1].value == CMAKE_OPTION_HELP
+                and test.lname == "if" and [w.value for w in test.words] == [switch]
+                and defines.lname == "add_compile_definitions" and len(defines.words) == 1):
+            return _respelled(defines.words[0].value, define, defines.words[0].start,
+                              defines.words[0].end)
+    return None
+
+
+def _respelled(old: str, define: str, start: int, end: int) -> Finding | None:
+    if old == define or not _GENERATED_DEFINE.fullmatch(old):
+        return None
+    message = f"single-source build: the HIP side defines {define} (--compat-macro), not {old}"
+    fix = Fix((Edit(start, end, define.encode("latin-1")),), title=message)
+    return Finding("HP614", message, start, end, fix)
 
 
 def _cmake_unit(text: str, cmd: Command) -> _Unit:
@@ -246,12 +285,12 @@ def _computed_name(name: str) -> list[str]:
 
 
 def _cmake_header(text: str, commands: list[Command], project: Command | None,
-                  switch: str) -> Finding:
+                  switch: str, define: str) -> Finding:
     if project is not None:
         at = project.start
         ind = indent(text, at)
         lines = [f'option({switch} "{CMAKE_OPTION_HELP}" OFF)  {MARKER}',
-                 f"if({switch})", f"  add_compile_definitions({PLATFORM_DEFINE})", "endif()"]
+                 f"if({switch})", f"  add_compile_definitions({define})", "endif()"]
         message = (f"single-source build: option {switch} (OFF: the CUDA build as it was, "
                    "ON: HIP)")
         if switch.startswith("${"):
@@ -273,12 +312,16 @@ def _cmake_header(text: str, commands: list[Command], project: Command | None,
 
 
 # ------------------------------------------------------------------- make --
-def make_compat(text: str, lines: list[MakeLine], findings: list[Finding]) -> list[Finding]:
+def make_compat(text: str, lines: list[MakeLine], findings: list[Finding],
+                macro: str = "") -> list[Finding]:
     protected = _make_protected(text, lines)
     units = [_Unit(ln.start, ln.end, "wrap" if ln.kind in (
         LineKind.ASSIGNMENT, LineKind.RECIPE, LineKind.RULE, LineKind.OTHER) else "fixed")
         for ln in lines]
     kept, groups = _group(text, units, findings, protected)
+    header = _make_header_at(text)
+    respelled = _make_define(text, header, platform_define(macro)) if header >= 0 else None
+    kept += [respelled] if respelled is not None else []
     if not groups:
         return kept
     out = kept
@@ -293,9 +336,25 @@ def make_compat(text: str, lines: list[MakeLine], findings: list[Finding]) -> li
         else:
             block = f"{MAKE_SWITCH_OFF}  {MARKER}\n{original}\nendif"
         out += _emit(groups, run, block, first.start, last.end)
-    if MAKE_HEADER.splitlines()[2] not in text:
-        out.append(_make_header(text, lines))
+    if header < 0:
+        out.append(_make_header(text, lines, macro))
     return out
+
+
+def _make_header_at(text: str) -> int:
+    """Where the header an earlier run generated starts (-1: none)."""
+    first = MAKE_HEADER.split("\n", 2)[:2]
+    at = text.find("\n".join(first) + "\n")
+    return at if at == 0 or (at > 0 and text[at - 1] == "\n") else -1
+
+
+def _make_define(text: str, header: int, define: str) -> Finding | None:
+    """The header's definition, re-spelled when --compat-macro has changed."""
+    line = text.find("\n", text.find("\n", header) + 1) + 1
+    end = text.find("\n", line)
+    if not text.startswith(MAKE_DEFINE, line) or end < 0:
+        return None
+    return _respelled(text[line + len(MAKE_DEFINE):end], define, line + len(MAKE_DEFINE), end)
 
 
 def _directive(text: str, line: MakeLine) -> str:
@@ -321,10 +380,11 @@ def _make_protected(text: str, lines: list[MakeLine]) -> list[tuple[int, int]]:
     return spans
 
 
-def _make_header(text: str, lines: list[MakeLine]) -> Finding:
+def _make_header(text: str, lines: list[MakeLine], macro: str) -> Finding:
     at = next((ln.start for ln in lines if ln.kind not in (LineKind.BLANK, LineKind.COMMENT)),
               len(text))
     message = "single-source build: `make HIP=1` builds with hipcc, plain `make` as before"
-    new = MAKE_HEADER if at < len(text) or text.endswith("\n") or not text else "\n" + MAKE_HEADER
+    header = make_header(macro)
+    new = header if at < len(text) or text.endswith("\n") or not text else "\n" + header
     fix = Fix((Edit(at, at, new.encode("latin-1")),), title=message)
     return Finding("HP614", message, at, at, fix)

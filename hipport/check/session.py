@@ -28,7 +28,6 @@ from hipport.check.policy import (
     parse_prefixes,
 )
 from hipport.check.unused import unused_suppressions
-from hipport.compat import DEFAULT_HEADER
 from hipport.config import load_config
 from hipport.files import Selection, Skipped
 from hipport.outputs import output_target
@@ -97,10 +96,12 @@ def run_check(req: CheckRequest) -> CheckRun:
     if not targets:
         return run
     settings = req.settings
-    if failing.policy is Policy.COMPAT:  # the header is found from where the check starts
-        folder = start if start.is_dir() else start.parent
-        settings = replace(settings, strategy="compat",
-                           compat_header=str(folder / (req.compat_header or DEFAULT_HEADER)))
+    if failing.policy is Policy.COMPAT:
+        # --compat-header is relative to the current folder (a hook's files
+        # change from commit to commit); without it, the tree's header is
+        # found from the first file checked (hipport.compat.place).
+        settings = replace(settings, strategy="compat", compat_header=os.path.abspath(
+            req.compat_header) if req.compat_header else "")
     planned = plan(Request(tuple(targets), Mode.DRY_RUN, settings, req.selection,
                            req.front_end, req.rules, req.jobs,
                            in_process_up_to=IN_PROCESS_LIMIT, debug=req.debug))

@@ -1,7 +1,6 @@
 """`hipport convert`: choose files, run the conversion, write, summarise."""
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -9,6 +8,7 @@ from pathlib import Path
 import click
 
 from hipport.commands.listing import Listing, fix_hints, summary_line
+from hipport.compat.macro import macro_name
 from hipport.errors import UsageError
 from hipport.files import Selection
 from hipport.options import FrontEnd, build_settings, display_path, offload_targets
@@ -58,13 +58,7 @@ class ConvertRequest:
     hipcc: str | None = None
     hipcc_args: tuple[str, ...] = ()
     compat_header: str = ""
-    compat_macro: str = ""
-
-
-def compat_macro(name: str) -> str:
-    if name and not re.fullmatch(r"[A-Za-z_]\w*", name):
-        raise UsageError(f"--compat-macro: {name!r} is not a macro name")
-    return name
+    compat_macro: str | None = None  # None: not given
 
 
 def _mode(req: ConvertRequest) -> Mode:
@@ -102,7 +96,7 @@ def run_convert(req: ConvertRequest) -> int:
     settings = replace(build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version,
                                       req.fast, req.assume_cuda_version, req.strategy),
                        compat_header=req.compat_header,
-                       compat_macro=compat_macro(req.compat_macro))
+                       compat_macro=macro_name(req.compat_macro))
     request = Request(
         tuple(req.paths), mode, settings,
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
@@ -124,7 +118,7 @@ def run_convert(req: ConvertRequest) -> int:
     if not req.quiet and req.output_format in HUMAN_FORMATS and not req.statistics:
         for hint in fix_hints(listing, req.unsafe_fixes):
             click.echo(hint, err=True)
-    click.echo(summary_line(stats, listing.palette), err=True)
+    click.echo(summary_line(stats, listing.palette, req.strategy), err=True)
     if mode is Mode.DRY_RUN and not req.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     code = _exit_code(run, req)

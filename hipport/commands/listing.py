@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hipport.codes import CODES
 from hipport.output import HUMAN_FORMATS, Options, Reported, render
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics
@@ -27,7 +28,9 @@ LONG_LISTING = 200
 
 @dataclass(frozen=True)
 class Listing:
-    items: tuple[Reported, ...]  # what is listed: unapplied findings (all with --verbose)
+    # What is listed: unapplied findings, applied ones of announced codes
+    # (all with --verbose).
+    items: tuple[Reported, ...]
     unsafe: int  # findings of the run that --unsafe-fixes would fix
     options: Options
     output_format: str
@@ -45,7 +48,7 @@ class Listing:
             for f in r.findings:
                 item = Reported.of(r.display, f)
                 unsafe += item.fix_state is FixState.UNSAFE
-                if req.verbose or not f.applied:
+                if req.verbose or not f.applied or CODES[f.code].announced:
                     items.append(item)
         human = req.output_format in HUMAN_FORMATS
         palette = Palette(human and color_wanted(req.color, sys.stderr))
@@ -109,14 +112,21 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
     return hints
 
 
-def summary_line(stats: RunStats, palette: Palette) -> str:
+def summary_line(stats: RunStats, palette: Palette, strategy: str = "rewrite") -> str:
     """The run in one line; a run that converted nothing says so plainly
-    (a second run over a converted tree is not a failure)."""
+    (a second run over a converted tree is not a failure).  The references
+    a compat header maps count as converted in every run: one that changed
+    no file says they are mapped, not that it converted them."""
     t = stats.totals
-    if stats.files_converted or stats.files_failed or t.refs_converted:
+    if stats.files_converted or stats.files_failed:
         return stats.summary()
     files = stats.files_unchanged + stats.files_skipped
     line = f"nothing left to convert in {files} file{'s' if files != 1 else ''}"
+    if t.refs_converted:
+        n = t.refs_converted
+        line += (f" · {n} CUDA reference{'s' if n != 1 else ''} "
+                 + ("mapped by the compat header" if strategy == "compat" else
+                    "already converted"))
     if t.refs_unconverted:
         n = t.refs_unconverted
         line += (f" · {n} CUDA reference{'s' if n != 1 else ''} "

@@ -14,6 +14,7 @@ from hipport.compat import GUARD, MARKER, amd_condition
 from hipport.rules.arguments import ARGUMENT_CASTS, OTHER_FUNCTION_FOR_ARITY
 from hipport.rules.cuda_version import macro_values
 from hipport.settings import DEFAULT_CUDA_VERSION
+from hipport.table import MappingTable
 from hipport.table.schema import LIBRARIES, Mapping, parse_version
 
 RUNTIME = "hip/hip_runtime.h"
@@ -54,6 +55,83 @@ def trace(entry: Mapping) -> str:
 def covered_names(text: bytes) -> set[str]:
     """The CUDA names (and headers) a generated header maps."""
     return {m.group(2) for m in _TRACE.finditer(text.decode("utf-8", "replace"))}
+
+
+MISSED = "/* The AMD build will miss (they stay in the ledger; port them by hand):"
+_GUARD_TEST = re.compile(r"^#if defined\((\w+)\) && !defined\((\w+)\)\n"
+                         r"#define \2  /\* guard: \2 \*/$", re.M)
+_RENAME = re.compile(r"^#define (\w+) (\w+)  /\* ([^*]+?): \1 \*/$", re.M)
+_MISSED_LINE = re.compile(r"^ \*   (\S+): (.*)$", re.M)
+_CODE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+_ANSWERS = {"version": "version_tests", "launch bounds": "launch_bounds"}
+
+
+def read_uses(text: bytes, table: MappingTable) -> Uses:
+    """What a generated header maps and lists, read back from its traces:
+    ``render(read_uses(render(uses)))`` is ``render(uses)``.  A converted
+    name the catalogue no longer knows (a hazard's rename, a user rule not
+    loaded) is kept when it is a plain rename, listed as missed otherwise."""
+    body, _, missed = text.decode("utf-8", "replace").partition(MISSED)
+    uses = Uses()
+    uses.guards = {cuda: hip for hip, cuda in _GUARD_TEST.findall(body)}
+    renames = {m.group(1): m for m in _RENAME.finditer(body)}
+    for origin, name in _TRACE.findall(body):
+        if origin in _ANSWERS:
+            setattr(uses, _ANSWERS[origin], True)
+            continue
+        if origin == "guard" or name in uses.entries:
+            continue
+        entry = table.lookup(name)
+        if entry is None and name in renames:
+            entry = Mapping(name, renames[name].group(2), "macro", "runtime", origin=origin)
+        if entry is not None:
+            uses.entries[name] = entry
+        else:
+            uses.left[name] = f"mapped by {origin}, which this run did not load"
+    for name, why in _MISSED_LINE.findall(missed):
+        entry = None if _CODE_NAME.fullmatch(why) else table.lookup(name.strip("<>"))
+        if entry is not None:
+            uses.entries[entry.cuda] = entry
+        else:
+            uses.left[name] = why
+    return uses
+
+
+FORWARD = "/* forwards to the tree's compat header */"
+_FORWARD = re.compile(rb'^#include "([^"\n]+)"  ' + re.escape(FORWARD.encode()) + rb"$", re.M)
+
+
+def forwarder(include: str, name: str) -> bytes:
+    """The text that replaces a header generated for a folder converted on
+    its own, once its tree has a header: it includes the tree's, so the
+    folder's files keep their include and a translation unit sees one
+    header (the two would share an include guard)."""
+    return "\n".join([
+        MARKER.decode() + ": do not edit.",
+        f" * {name} was generated when this folder was converted on its own; the header of",
+        " * the tree around it, generated since, maps the names used here too. */",
+        f'#include "{include}"  {FORWARD}', ""]).encode()
+
+
+def forwarded(text: bytes) -> str | None:
+    """Where a forwarding header leads (its include), None for another text."""
+    found = _FORWARD.search(text) if text.startswith(MARKER) else None
+    return found.group(1).decode("utf-8", "surrogateescape") if found else None
+
+
+def merged(*parts: Uses) -> Uses:
+    """The union of what several runs used (a later part's entry wins)."""
+    out = Uses()
+    for part in parts:
+        out.entries.update(part.entries)
+        out.left.update(part.left)
+        out.guards.update(part.guards)
+        out.version_tests = out.version_tests or part.version_tests
+        out.launch_bounds = out.launch_bounds or part.launch_bounds
+    out.left = {n: why for n, why in out.left.items()
+                if n not in out.entries and n.strip("<>") not in out.entries
+                and n not in out.guards}
+    return out
 
 
 def definition(entry: Mapping) -> str | None:
@@ -269,7 +347,6 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
            "", "/* headers */", *include_lines, *_answers(uses, cuda_version),
            *_helpers(bounds + body), *bounds, *body]
     if missed:
-        out += ["", "/* The AMD build will miss (they stay in the ledger; port them by hand):",
-                *missed, " */"]
+        out += ["", MISSED, *missed, " */"]
     out += ["", f"#endif /* {amd_condition(macro)} */", f"#endif /* {GUARD} */", ""]
     return "\n".join(out).encode()

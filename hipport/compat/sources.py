@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from hipport.compat import DEFAULT_HEADER, HEADER_INCLUDED, MARKER, source_condition
+from hipport.compat import DEFAULT_HEADER, HEADER_INCLUDED, MARKER, source_condition, wrap_macro
 from hipport.convert import (
     ConversionResult,
     allowed,
@@ -31,6 +31,7 @@ from hipport.parse.model import Analysis, Backend, Include
 from hipport.rules.includes import CUDA_HEADER_PREFIXES
 from hipport.rules.kernel_launch import LAUNCH_JOINED
 from hipport.settings import Settings
+from hipport.source import BOM
 from hipport.table import MappingTable
 
 INCLUDED = HEADER_INCLUDED
@@ -128,15 +129,26 @@ def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings:
     target = include_target(settings, path)
     name = Path(target).name
     inserts: dict[int, list[bytes]] = {}
+    # A line added at the top goes after a UTF-8 byte-order mark, which
+    # must stay the file's first bytes.
+    first = len(BOM) if data.startswith(BOM) else 0
     present = any(Path(i.target).name == name and not i.system for i in includes)
     if not present:
-        at = _insertion(toolkit, includes, analysis)
+        at = max(_insertion(toolkit, includes, analysis), first)
         inserts.setdefault(at, []).append(f'#include "{target}"'.encode() + newline)
     condition = source_condition(settings.compat_macro)
+    macro = wrap_macro(settings.compat_macro)
     wrapped = 0
+    respelled: list[Edit] = []
     for group in _groups(toolkit):
-        start, end = group[0].line_start, group[-1].line_end
-        if _already_wrapped(data, start, end, settings.compat_macro):
+        start, end = max(group[0].line_start, first), group[-1].line_end
+        wrap = _wrap_around(data, start, end)
+        if wrap is not None and wrap[2] == macro:
+            continue
+        if wrap is not None and wrap[2] in settings.compat_respelled:
+            # The tree's macro was changed (--compat-macro): the wrap an
+            # earlier run made is re-spelled, not wrapped again.
+            respelled.append(Edit(wrap[0], wrap[1], f"#if {condition}".encode()))
             continue
         wrapped += len(group)
         inserts.setdefault(start, []).append(f"#if {condition}".encode() + newline)
@@ -144,13 +156,17 @@ def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings:
         if not data[:end].endswith(b"\n"):  # the last line had no line break
             tail = newline + tail
         inserts.setdefault(end, []).insert(0, tail)
-    if not inserts:
+    if not inserts and not respelled:
         return None
-    edits = tuple(Edit(at, at, b"".join(texts)) for at, texts in sorted(inserts.items()))
+    edits = tuple(sorted([Edit(at, at, b"".join(texts)) for at, texts in inserts.items()]
+                         + respelled))
     what = [] if present else [f'includes "{target}"']
     if wrapped:
         what.append(f"{wrapped} CUDA include{'s' if wrapped != 1 else ''} hidden from the AMD "
                     f"build (#if {condition})")
+    if respelled:
+        what.append(f"{len(respelled)} #if around CUDA includes re-spelled for --compat-macro "
+                    f"(#if {condition})")
     at = edits[0].start
     return Finding(INCLUDED, "compat: " + "; ".join(what), at, at,
                    fix=Fix(edits, title=f"Include {target}"))
@@ -163,12 +179,15 @@ def _whole_line(data: bytes, inc: Include) -> bool:
     on to the next line, or a line continuation, is not."""
     if inc.alone_on_line:
         return True
-    if not data[inc.line_start:inc.start].lstrip(b" \t").startswith(b"#"):
+    before = data[inc.line_start:inc.start]
+    if inc.line_start == 0 and before.startswith(BOM):  # the mark is not on the line
+        before = before[len(BOM):]
+    if not before.lstrip(b" \t").startswith(b"#"):
         return False
     rest = data[inc.end + 1:inc.line_end].strip()
     if rest.endswith(b"\\"):
         return False
-    if rest.startswith(b"//"):
+    if not rest or rest.startswith(b"//"):
         return True
     return rest.startswith(b"/*") and rest.endswith(b"*/") and b"*/" not in rest[2:-2]
 
@@ -199,9 +218,18 @@ def _groups(toolkit: list[Include]) -> list[list[Include]]:
     return groups
 
 
-def _already_wrapped(data: bytes, start: int, end: int, macro: str) -> bool:
+def _wrap_around(data: bytes, start: int, end: int) -> tuple[int, int, str] | None:
+    """The ``#if !defined(NAME)`` (or ``#ifndef NAME``) on the line above
+    [start, end) when an ``#endif`` follows it: (the directive's span
+    without its line break, NAME)."""
     before = data[:start].rstrip(b"\r\n")
-    line = before[before.rfind(b"\n") + 1:].strip()
-    name = (macro or "__HIP_PLATFORM_AMD__").encode()
-    opened = line.replace(b" ", b"") in (b"#if!defined(" + name + b")", b"#ifndef" + name)
-    return opened and data[end:].lstrip(b" \t").startswith(b"#endif")
+    at = before.rfind(b"\n") + 1
+    line = before[at:].strip().replace(b" ", b"").replace(b"\t", b"")
+    found = _WRAP.fullmatch(line)
+    if found is None or not data[end:].lstrip(b" \t").startswith(b"#endif"):
+        return None
+    name = (found.group(1) or found.group(2)).decode()
+    return at + len(before[at:]) - len(before[at:].lstrip()), len(before), name
+
+
+_WRAP = re.compile(rb"#if!defined\(([A-Za-z_]\w*)\)|#ifndef([A-Za-z_]\w*)")

@@ -92,7 +92,8 @@ _CONVERSIONS: tuple[Code, ...] = (
          "rewrite would change sits in `if(<PROJECT>_USE_HIP) <HIP> else() <as it was> "
          "endif()` (`ifeq ($(HIP),1) ... else ... endif`), so with the switch off the build "
          "is the original one. The HIP side also defines `__HIP_PLATFORM_AMD__=1`, which the "
-         "compat header selects its AMD side on. See docs/build-files.md, \"Single-source "
+         "compat header selects its AMD side on (with `--compat-macro NAME`, `NAME=1`; a later "
+         "run with another macro re-spells it). See docs/build-files.md, \"Single-source "
          "builds\"."),
 )
 

@@ -75,6 +75,9 @@ class Code:
     reference: bool = False
     ledger: Ledger | None = None
     fixable: Fixable = Fixable.NEVER
+    # An applied fix is listed too, not only with --verbose: it chose
+    # something for the user (which branch of a version test is compiled).
+    announced: bool = False
 
     @property
     def unconverted(self) -> bool:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import PurePath
 from typing import Iterator, NamedTuple
 
+from hipport.compat import DEFAULT_HEADER
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.conditions import Node, blank, conditional_directives, evaluate, parse, tokenize
@@ -35,6 +37,7 @@ class Resolution(NamedTuple):
     end: int
     edits: tuple[Edit, ...]  # empty: a version test that could not be resolved
     message: str
+    macros: tuple[str, ...] = ()  # the version macros it tests
 
 
 def resolve(ctx: Context) -> tuple[Resolution, ...]:
@@ -65,7 +68,7 @@ def _resolve(data: bytes, version: tuple[int, int]) -> tuple[Resolution, ...]:
             value = int(d.keyword == "ifdef")  # all of them are defined by CUDA
             out.append(Resolution(d.cond_start, d.end,
                                   (Edit(d.start, d.end, f"if {value}".encode() + comment),),
-                                  f"`#{original}` is {value} with {assumed}"))
+                                  f"`#{original}` is {value} with {assumed}", tuple(sorted(used))))
             continue
         tree = parse(tokens) if tokens is not None else None
         spans = _replacements(tree, values, set(VERSION_MACROS)) if tree is not None else None
@@ -82,7 +85,8 @@ def _resolve(data: bytes, version: tuple[int, int]) -> tuple[Resolution, ...]:
             edits += (Edit(d.end, d.end, comment),)
         parts = ", ".join(f"`{data[s:e].decode('utf-8', 'replace')}` is {v}"
                           for s, e, v in spans)
-        out.append(Resolution(d.cond_start, d.end, edits, f"{parts} with {assumed}"))
+        out.append(Resolution(d.cond_start, d.end, edits, f"{parts} with {assumed}",
+                              tuple(sorted(used))))
     return tuple(out)
 
 
@@ -136,5 +140,24 @@ def resolve_version_tests(ctx: Context) -> Iterator[Finding]:
             yield Finding("HP901", r.message, r.start, r.end)
             continue
         fix = Fix(r.edits, title="Resolve the CUDA version test")
-        yield Finding(VERSION_TEST, f"{r.message}; resolved (--assume-cuda-version), original "
-                      "kept in a comment", r.start, r.end, fix=fix)
+        yield Finding(VERSION_TEST, f"{r.message}; {_what_happens(r, ctx)}", r.start, r.end,
+                      fix=fix)
+
+
+def _what_happens(r: Resolution, ctx: Context) -> str:
+    """The rewrite edits the test; compat leaves it to the compat header,
+    which defines the version macros for the AMD build (hipport.compat.header)."""
+    if ctx.settings.strategy != "compat":
+        return ("the test was replaced by its value (--assume-cuda-version), the original "
+                "kept in a comment")
+    header = PurePath(ctx.settings.compat_header or DEFAULT_HEADER).name
+    values = macro_values(ctx.settings.assume_cuda_version)
+    defined = [m for m in r.macros if m in values]
+    said = (f"the line is unchanged: for the AMD build {header} defines "
+            f"{', '.join(defined)} (--assume-cuda-version)" if defined
+            else "the line is unchanged")
+    left = [m for m in r.macros if m not in values]
+    if left:
+        said += (f"; it does not define {', '.join(left)} (nvcc's build number): undefined "
+                 "on AMD, so the AMD build may take the other branch")
+    return said

@@ -222,3 +222,28 @@ def test_cli_strategy_compat(tmp_path: Path):
         f"{MAKE_HEADER}ifeq ($(HIP),1)  {MARK}\nF := --offload-arch=gfx90a\nelse\n"
         "F := -arch=sm_80\nendif\n")
     assert "option(P_USE_HIP" in (tmp_path / "out" / "CMakeLists.txt").read_text()
+
+
+# -------------------------------------------------------------- --compat-macro --
+def _with_macro(macro: str) -> BuildOptions:
+    return BuildOptions(("gfx90a",), Settings(strategy="compat", compat_macro=macro))
+
+
+@pytest.mark.parametrize("kind, text, defined", [
+    pytest.param("cmake", "project(p CUDA)\n", "add_compile_definitions(USE_HIP=1)", id="cmake"),
+    pytest.param("make", "F := -arch=sm_80\n",
+                 "export HIPCC_COMPILE_FLAGS_APPEND += -DUSE_HIP=1", id="make"),
+])
+def test_the_hip_side_defines_the_project_macro(kind: str, text: str, defined: str):
+    """The compat header and the sources test --compat-macro: the HIP side
+    defines it (it defined __HIP_PLATFORM_AMD__, so `make HIP=1` saw the
+    CUDA includes)."""
+    out = convert_build_file(text.encode(), kind, _with_macro("USE_HIP")).output.decode()
+    assert defined in out and "__HIP_PLATFORM_AMD__" not in out
+    again = convert_build_file(out.encode(), kind, _with_macro("USE_HIP"))
+    assert again.output.decode() == out
+    # Another macro on a later run: the one definition is re-spelled.
+    other = convert_build_file(out.encode(), kind, _with_macro("WITH_ROCM"))
+    assert other.output.decode() == out.replace("USE_HIP=1", "WITH_ROCM=1")
+    back = convert_build_file(other.output, kind, COMPAT)
+    assert back.output.decode() == out.replace("USE_HIP=1", "__HIP_PLATFORM_AMD__=1")

@@ -122,3 +122,19 @@ def test_an_else_branch_is_a_condition_inside_a_guard_too():
               "inline void f(void *p) { cudaFree(p); }\n#endif\n")
     out = compat(source)
     assert out.startswith('#ifndef UTIL_H\n#define UTIL_H\n#include "hip_compat.h"\n#if defined')
+
+
+def test_a_byte_order_mark_stays_first():
+    """A UTF-8 file whose first line is code: the include and the #if go
+    after the mark (before it, the mark sat mid-file: HP003, left as it was)."""
+    source = b"\xef\xbb\xbf#include <cuda_runtime.h>\nvoid f(void *p) { cudaFree(p); }\n"
+    result = convert_source(source, COMPAT)
+    assert result.output == (b'\xef\xbb\xbf#include "hip_compat.h"\n'
+                             b"#if !defined(__HIP_PLATFORM_AMD__)\n#include <cuda_runtime.h>\n"
+                             b"#endif\nvoid f(void *p) { cudaFree(p); }\n")
+    assert {f.code for f in result.findings} == {"HP310", "HP302", "HP101"}
+    assert result.stats.refs_converted == 2
+    assert convert_source(result.output, COMPAT).output == result.output
+    kernel = b"\xef\xbb\xbf__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+    assert convert_source(kernel, COMPAT).output == (
+        b'\xef\xbb\xbf#include "hip_compat.h"\n' + kernel[3:])
