@@ -15,7 +15,7 @@ from hipport.compat import DEFAULT_HEADER
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.conditions import Node, blank, conditional_directives, evaluate, parse, tokenize
-from hipport.rules import Context, file_rule
+from hipport.rules import Context, RuleRole, file_rule
 
 # Macros whose value follows from the CUDA release (X.Y): CUDART_VERSION and
 # CUDA_VERSION are X*1000 + Y*10.  __CUDACC_VER_BUILD__ is defined but its
@@ -133,7 +133,7 @@ def _only_versions(node: Node, macros: set[str]) -> bool:
     return all(_only_versions(c, macros) for c in node.children)
 
 
-@file_rule("cuda-version")
+@file_rule("cuda-version", codes=(VERSION_TEST, "HP901"), role=RuleRole.REWRITE)
 def resolve_version_tests(ctx: Context) -> Iterator[Finding]:
     for r in resolve(ctx):
         if not r.edits:
