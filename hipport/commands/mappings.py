@@ -6,9 +6,9 @@ from typing import Sequence
 
 import click
 
-from hipport.errors import HipportError, UsageError
+from hipport.errors import HipportError, MappingFileError, UsageError
 from hipport.suggest import did_you_mean
-from hipport.table import load_table
+from hipport.table import load_table, read_mapping_text
 from hipport.table.coverage import coverage
 from hipport.table.docs import library_pages
 from hipport.table.schema import Mapping, parse_mapping_file
@@ -63,22 +63,30 @@ def show(names: Sequence[str], rules: Sequence[str]) -> int:
 
 
 def validate(files: Sequence[Path]) -> int:
-    failures = 0
+    """1 when a file is invalid; 2 when one cannot be read (missing, a
+    folder, not UTF-8), which says so in one line naming it."""
+    failures = unreadable = 0
     for path in files:
         try:
-            entries = parse_mapping_file(path.read_text(encoding="utf-8"), str(path))
+            text = read_mapping_text(path)
+        except MappingFileError as exc:
+            click.echo(f"hipport: error: {exc}", err=True)
+            unreadable += 1
+            continue
+        try:
+            entries = parse_mapping_file(text, str(path))
             seen: dict[str, str] = {}
             for e in entries:
                 if e.cuda in seen:
                     raise HipportError(f"{e.origin}: duplicate CUDA name {e.cuda!r} "
                                        f"(also at {seen[e.cuda]})")
                 seen[e.cuda] = e.origin
-        except (HipportError, OSError, UnicodeDecodeError) as exc:
+        except HipportError as exc:
             click.echo(f"{exc}", err=True)
             failures += 1
         else:
             click.echo(f"{path}: {len(entries)} entries, valid")
-    return 1 if failures else 0
+    return 2 if unreadable else 1 if failures else 0
 
 
 def stats(rules: Sequence[str]) -> int:
