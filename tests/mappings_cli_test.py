@@ -86,8 +86,8 @@ def test_identity_rule_disables_a_mapping(tmp_path: Path):
 
 
 @pytest.mark.parametrize("make, words", [
-    (lambda p: None, ": cannot read the mapping file: no such file or directory"),
-    (lambda p: p.mkdir(), ": cannot read the mapping file: is a directory"),
+    (lambda p: None, ": cannot read mapping file: no such file or directory"),
+    (lambda p: p.mkdir(), ": cannot read mapping file: is a directory"),
     (lambda p: p.write_bytes(b"schema: hipport-mappings/1\n# caf\xe9\n"),
      ":2: the mapping file is not UTF-8 (byte 0xe9); save it as UTF-8"),
 ], ids=["missing", "a folder", "latin-1"])

@@ -120,7 +120,7 @@ def read_mapping_text(path: str | Path, what: str = "mapping file") -> str:
         data = Path(path).read_bytes()
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
-        raise MappingFileError(shown_path(path), f"cannot read the {what}: {reason}") from None
+        raise MappingFileError(shown_path(path), f"cannot read {what}: {reason}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
