@@ -53,7 +53,7 @@ def test_validate_reports_file_line_and_key(tmp_path: Path):
                    "  - {cuda: cudaFoo, hip: hipBar, kind: function}\n")
     result = run("mappings", "validate", str(good), str(bad), str(dup))
     assert result.exit_code == 1
-    assert f"{good}: 1 entries, valid" in result.stdout
+    assert f"{good}: 1 entry, valid" in result.stdout
     assert f"{bad}:6: entries[0].status: expected one of" in result.stderr
     assert f"{dup}:5: duplicate CUDA name 'cudaFoo'" in result.stderr
 
