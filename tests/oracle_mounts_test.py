@@ -196,18 +196,22 @@ def test_a_shared_root_mount_leaks_nothing(rendered, tmp_path):
 
 
 @pytest.mark.slow
-def test_refuses_to_mount_where_mounts_would_propagate(rendered, tmp_path):
+@pytest.mark.parametrize("caller", ["wrapper", "setup step"])
+def test_refuses_to_mount_where_mounts_would_propagate(caller, rendered, tmp_path):
     """An ``unshare`` that leaves the new namespace's mounts shared with the
     caller's (another implementation, another default) would hand every
-    bind back to the caller: the wrapper checks before it mounts anything."""
+    bind back to the caller: the wrapper and the setup steps check before
+    they mount anything."""
     real = subprocess.run(["bash", "-c", "command -v unshare"], capture_output=True,
                           text=True, check=True).stdout.strip()
     env = fake_tool(tmp_path / "fake-bin", "unshare",
                     'args=()\nfor a; do [[ $a == private ]] && a=unchanged; args+=("$a"); done\n'
                     f'exec {real} "${{args[@]}}"\n')
+    env[CACHE_ENV] = str(tmp_path / "cache")
+    run = '"$1" true' if caller == "wrapper" else source_script('in_chroot "$2" true')
     status, err, leaked = in_throwaway_namespace(
-        'mount --make-rshared / && "$1" true', str(rendered / "rocm-sid-run"),
-        cwd=tmp_path, env=env)
+        f"mount --make-rshared / && {run}", str(rendered / "rocm-sid-run"),
+        str(toolchain_cache() / "rocm-sid"), cwd=tmp_path, env=env)
     assert leaked == []
     assert status == 125 and "shares its mounts" in err, err
 
@@ -269,6 +273,13 @@ def test_remove_tree_never_deletes_through_a_mount(tmp_path):
     assert leaked == []
     assert status == 0, err
     assert not tree.exists()
+    # A tree that is itself a mount point is not deleted at all.
+    (tree / "usr").mkdir(parents=True)
+    status, err, leaked = in_throwaway_namespace(
+        'mount --bind "$2" "$1" || exit 9\n' + source_script('remove_tree "$1"'),
+        str(tree), str(sentinel), cwd=tmp_path, env=env)
+    assert (sentinel / "keep").read_text() == "user data\n"
+    assert status == 1 and "is a mount point; not deleting it" in err, err
 
 
 # ------------------------------------------------------------------ suite --
