@@ -202,6 +202,7 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
 def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding],
             applied_ids: set[int], declared: frozenset[str] = frozenset()) -> ConversionResult:
     changed_lines: set[int] = set()
+    edited_lines: set[int] = set()
     located: list[LocatedFinding] = []
     for f in sorted(findings, key=lambda f: (f.start, f.end, f.code)):
         applied = (f.fix is not None and id(f.fix) in applied_ids) or id(f) in applied_ids
@@ -210,6 +211,22 @@ def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding
                 first = index.line_of(e.start)
                 last = index.line_of(max(e.start, e.end - 1))
                 changed_lines.update(range(first, last + 1))
+                if not _inserts_whole_lines(data, e):
+                    edited_lines.update(range(first, last + 1))
         located.append(LocatedFinding(f, index.location(f.start), index.location(f.end), applied))
-    stats = FileStats.of(index.line_count, len(data), len(changed_lines), located)
+    stats = FileStats.of(index.line_count, len(data), len(changed_lines), located,
+                         edited_lines=sum(1 for n in edited_lines if n < index.line_count))
     return ConversionResult(data, output, tuple(located), stats, declared)
+
+
+def _inserts_whole_lines(data: bytes, edit: Edit) -> bool:
+    """``edit`` adds lines between two lines of ``data`` (or before the first,
+    or after the last) and leaves every byte of theirs as it was."""
+    if edit.start != edit.end:
+        return False
+    at, text = edit.start, edit.text
+    if not text:
+        return True
+    line_start = at == 0 or data[at - 1:at] == b"\n"
+    line_end = at == len(data) or data[at:at + 1] in (b"\n", b"\r")
+    return (line_start and text.endswith(b"\n")) or (line_end and text.startswith((b"\n", b"\r\n")))

@@ -19,6 +19,7 @@ from hipport.pipeline import Plan, Request, Run, execute, plan
 from hipport.runner import Mode
 from hipport.score import UNREAD, not_read
 from hipport.stale import prune, stale_outputs
+from hipport.words import plural
 
 _STALE_SHOWN = 10  # stale outputs named one by one; the rest are counted
 
@@ -175,7 +176,7 @@ def _stale(planned: Plan, req: ConvertRequest) -> None:
                 click.echo(f"removed {display_path(removal.path)} (not in the input)", err=True)
         return
     n = len(stale)
-    click.echo(f"hipport: {n} file{'s' if n != 1 else ''} in {display_path(out)} "
+    click.echo(f"hipport: {plural(n, 'file')} in {display_path(out)} "
                f"{'have' if n != 1 else 'has'} no counterpart in the input (a source deleted "
                "or renamed since an earlier run?):", err=True)
     for path in stale[:_STALE_SHOWN]:
@@ -192,7 +193,7 @@ def _exit_code(run: Run, req: ConvertRequest) -> int:
     if req.strict:
         unread = sum(not_read(r.findings) is not None for r in run.results)
         if unread:  # they may hold CUDA code nobody has seen
-            click.echo(f"hipport: --strict: {unread} file{'s' if unread != 1 else ''} could "
+            click.echo(f"hipport: --strict: {plural(unread, 'file')} could "
                        f"not be read as source text ({UNREAD}) and "
                        f"{'were' if unread != 1 else 'was'} not converted", err=True)
             return 1

@@ -17,6 +17,7 @@ from hipport.output.text import repeated_notes
 from hipport.pipeline import Plan, Run
 from hipport.runner import Mode, Outcome
 from hipport.score import RunStats
+from hipport.words import plural
 
 if TYPE_CHECKING:
     from hipport.commands.convert import ConvertRequest
@@ -96,13 +97,13 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
     hints = []
     if listing.unsafe and not unsafe_fixes:
         n = listing.unsafe
-        hints.append(f"{p.marker('[*]')} {n} more fix{'es' if n != 1 else ''} available with "
+        hints.append(f"{p.marker('[*]')} {plural(n, 'more fix')} available with "
                      f"`--unsafe-fixes` (`--show-fixes` shows {'them' if n != 1 else 'it'}; "
                      "review each: they may change what the code does)")
     n = len(listing.items)
     if n > LONG_LISTING:
         files = len({item.path for item in listing.items})
-        hints.append(f"{n} findings in {files} file{'s' if files != 1 else ''}: `--statistics` "
+        hints.append(f"{plural(n, 'finding')} in {plural(files, 'file')}: `--statistics` "
                      "counts them per code, `hipport report` ranks what to do first.")
     elided = listing.notes_elided
     if elided:
@@ -121,14 +122,12 @@ def summary_line(stats: RunStats, palette: Palette, strategy: str = "rewrite") -
     if stats.files_converted or stats.files_failed:
         return stats.summary()
     files = stats.files_unchanged + stats.files_skipped
-    line = f"nothing left to convert in {files} file{'s' if files != 1 else ''}"
+    line = f"nothing left to convert in {plural(files, 'file')}"
     if t.refs_converted:
-        n = t.refs_converted
-        line += (f" · {n} CUDA reference{'s' if n != 1 else ''} "
+        line += (f" · {plural(t.refs_converted, 'CUDA reference')} "
                  + ("mapped by the compat header" if strategy == "compat" else
                     "already converted"))
     if t.refs_unconverted:
         n = t.refs_unconverted
-        line += (f" · {n} CUDA reference{'s' if n != 1 else ''} "
-                 f"remain{'s' if n == 1 else ''} for a person")
+        line += f" · {plural(n, 'CUDA reference')} remain{'s' if n == 1 else ''} for a person"
     return palette.good(line) if not t.refs_unconverted else line

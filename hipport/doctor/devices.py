@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hipport.doctor.model import Check, Status
 from hipport.doctor.system import Output, System, exists, run_parallel
+from hipport.words import plural
 
 TOPOLOGY = "/sys/class/kfd/kfd/topology/nodes"
 AMD_VENDOR = 0x1002
@@ -99,7 +100,7 @@ def probe_devices(system: System) -> tuple[list[AmdGpu], list[Check]]:
     for gpu in gpus:
         checks.append(Check(
             "devices", f"gpu-{gpu.node}", f"AMD GPU (node {gpu.node})", Status.OK,
-            f"{gpu.gfx}, {gpu.compute_units} compute units, {_gib(gpu.memory)}, "
+            f"{gpu.gfx}, {plural(gpu.compute_units, 'compute unit')}, {_gib(gpu.memory)}, "
             f"device id 0x{gpu.device_id:04x}",
             data=(("gfx", gpu.gfx), ("compute_units", str(gpu.compute_units)),
                   ("memory_bytes", str(gpu.memory)))))

@@ -8,13 +8,15 @@ from hipport.doctor.libraries import BY_KEY, Installed, probe_library, runtime_p
 from hipport.doctor.model import Check, Status, at_least, format_version, unreadable
 from hipport.doctor.rocm import RocmRoot
 from hipport.doctor.tree import Need, TreeNeeds, describe
+from hipport.words import plural
 
 
 def tree_checks(needs: TreeNeeds, root: RocmRoot | None,
                 debian: int | None = None) -> list[Check]:
     version, because = needs.min_rocm
-    summary = (f"{', '.join(needs.paths)}: {needs.files} source files; "
-               f"{needs.cuda_uses} CUDA and {needs.hip_uses} HIP uses of ROCm APIs and headers")
+    uses = plural(needs.hip_uses, "HIP use", "HIP uses")
+    summary = (f"{', '.join(needs.paths)}: {plural(needs.files, 'source file')}; "
+               f"{needs.cuda_uses} CUDA and {uses} of ROCm APIs and headers")
     if version is not None:
         summary += f"; needs ROCm {format_version(version)}+ ({because})"
     checks = [Check("tree", "tree", "Tree", Status.INFO, summary,

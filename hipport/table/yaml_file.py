@@ -21,7 +21,9 @@ from hipport.table.schema import (
     Mapping,
     Status,
     parse_version,
+    source_problem,
     target_problem,
+    version_problem,
 )
 
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
@@ -86,7 +88,14 @@ class _Reader:
     def versions(self, node: yaml.Node, where: str) -> tuple[tuple[str, str], ...]:
         fields = self.mapping(node, where)
         self.check_keys(fields, set(VERSION_KEYS), node, where)
-        return tuple((k, self.string(v, f"{where}.{k}")) for k, v in sorted(fields.items()))
+        return tuple((k, self.version(v, f"{where}.{k}")) for k, v in sorted(fields.items()))
+
+    def version(self, node: yaml.Node, where: str) -> str:
+        text = self.string(node, where)
+        problem = version_problem(text)
+        if problem is not None:
+            raise self.fail(node, where, problem)
+        return text
 
 
 def parse_mapping_file(text: str, path: str) -> list[Mapping]:
@@ -131,6 +140,9 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
         raise reader.fail(node, where, "missing required key 'kind'")
     cuda = reader.name(fields["cuda"], f"{where}.cuda")
     kind = reader.string(fields["kind"], f"{where}.kind", KINDS)
+    problem = source_problem(kind, cuda)
+    if problem is not None:
+        raise reader.fail(fields["cuda"], f"{where}.cuda", problem)
     status = Status(reader.string(fields["status"], f"{where}.status",
                                   tuple(s.value for s in Status))) if "status" in fields \
         else Status.SUPPORTED
