@@ -12,14 +12,16 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from hipport import __version__
 from hipport.commands import helptext
 from hipport.commands.help import HelpfulGroup, SectionedCommand
 from hipport.errors import HipportError
 from hipport.output import FORMATS as OUTPUT_FORMATS
 from hipport.output.style import COLOR_CHOICES
-from hipport.settings import LAUNCH_SYNTAXES, STRATEGIES
+from hipport.settings import LAUNCH_SYNTAXES
+from hipport.strategies import DEFAULT as DEFAULT_STRATEGY
+from hipport.strategies import NAMES as STRATEGIES
 from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
+from hipport.version import __version__
 
 EXIT_OK, EXIT_ERROR = 0, 2
 ROCM_VERSION_HELP = (f"Target ROCm release, {release_text(OLDEST_VERIFIED)} or newer (default: "
@@ -184,7 +186,8 @@ def cli(ctx: click.Context) -> None:
               help="Only convert files matching GLOB (repeatable).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Skip files matching GLOB (repeatable).")
-@click.option("--strategy", type=click.Choice(STRATEGIES), default="rewrite", show_default=True,
+@click.option("--strategy", type=click.Choice(STRATEGIES), default=DEFAULT_STRATEGY,
+              show_default=True,
               help="rewrite: CUDA names become HIP names; compat: keep the CUDA code, "
               "generate a header that maps it for AMD and give the build files a HIP switch "
               "(docs/single-source.md).")

@@ -154,16 +154,20 @@ class SourceVerifier:
         return unstable(leftover[0]) if leftover else None
 
 
+def unreadable_result(data: bytes, settings: Settings) -> ConversionResult | None:
+    """Bytes that are not source text (binary, UTF-16): left as they are, HP002."""
+    unreadable = not_text_reason(data)
+    if unreadable is None:
+        return None
+    return apply_findings(data, [Finding("HP002", f"{unreadable}; skipped", 0, 0)], settings)
+
+
 def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
                   path: Path | None = None) -> ConversionResult:
-    unreadable = not_text_reason(data)
+    """CUDA in, HIP out (the rewrite strategy's conversion of one source)."""
+    unreadable = unreadable_result(data, settings)
     if unreadable is not None:
-        finding = Finding("HP002", f"{unreadable}; skipped", 0, 0)
-        return apply_findings(data, [finding], settings)
-    if settings.strategy == "compat":
-        from hipport.compat.sources import convert_compat
-
-        return convert_compat(data, backend, table, settings, path)
+        return unreadable
     first = collect_findings(data, backend, table, settings, path)
     verify = SourceVerifier(data, first, backend, table, settings)
     return apply_findings(data, first.findings, settings, verify,

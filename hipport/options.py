@@ -6,7 +6,8 @@ import math
 from typing import Callable, TypeVar
 
 from hipport.errors import UsageError
-from hipport.pipeline import FrontEnd, display_path
+from hipport.filenames import display_path
+from hipport.pipeline import FrontEnd
 from hipport.settings import DEFAULT_CUDA_VERSION, Settings, parse_cuda_version
 from hipport.table.versions import DEFAULT_TARGET, parse_target
 
@@ -17,15 +18,13 @@ MAX_TIME_LIMIT = 86_400.0  # seconds: a day
 
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
                    rocm_version: str | None = None, fast: bool = False,
-                   assume_cuda_version: str | None = None,
-                   strategy: str = "rewrite") -> Settings:
+                   assume_cuda_version: str | None = None) -> Settings:
     return Settings(
         launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes,
         rocm_version=target_release(rocm_version),
         stability_check=not fast,
         assume_cuda_version=assumed_cuda(assume_cuda_version),
-        strategy=strategy,
     )
 
 

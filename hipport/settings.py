@@ -8,7 +8,6 @@ from hipport.table.versions import DEFAULT_TARGET
 
 LAUNCH_SYNTAXES = ("keep", "hip")
 DEFAULT_CUDA_VERSION = (12, 0)
-STRATEGIES = ("rewrite", "compat")
 
 
 @dataclass(frozen=True)
@@ -18,20 +17,10 @@ class Settings:
     # Target ROCm (docs/rocm-versions.md); None: no version checks at all.
     rocm_version: tuple[int, ...] | None = DEFAULT_TARGET
     stability_check: bool = True  # convert the output again; a change is an internal error
-    # "rewrite": CUDA -> HIP; "compat": one CUDA code base that also builds for AMD
-    strategy: str = "rewrite"
     # The CUDA release the code is taken to be written for: CUDA version tests
     # in #if conditions are resolved for it (docs/preprocessor.md).
     assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION
 
-    # compat: the header's path (absolute once planned; "" before) and the
-    # macro that selects the AMD build ("": __HIP_PLATFORM_AMD__ / __HIP__;
-    # None: not given, the one of the header on disk once planned).
-    compat_header: str = ""
-    compat_macro: str | None = None
-    # compat: macros the wraps of CUDA includes test that are re-spelled for
-    # compat_macro (the one a tree's header used before another was given).
-    compat_respelled: tuple[str, ...] = ()
 
 def parse_cuda_version(text: str) -> tuple[int, int]:
     """``--assume-cuda-version X.Y``: a ValueError that says why when it is not

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from hipport.runner import Job, Mode, Outcome, RunOptions, run_batch
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job, Outcome
+from hipport.runner import run_batch
 from tests.toolchain import compile_cuda, compile_hip, require_nvcc
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

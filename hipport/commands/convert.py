@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from hipport.commands.listing import Listing, fix_hints, summary_line
-from hipport.compat.macro import macro_name
+from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.files import Selection
 from hipport.options import FrontEnd, build_settings, display_path, offload_targets
@@ -16,9 +16,9 @@ from hipport.output import FORMATS, HUMAN_FORMATS
 from hipport.output.progress import progress_bar
 from hipport.output.style import color_diff, color_wanted, interactive
 from hipport.pipeline import Plan, Request, Run, execute, plan
-from hipport.runner import Mode
 from hipport.score import UNREAD, not_read
 from hipport.stale import prune, stale_outputs
+from hipport.strategies import strategy_named
 from hipport.words import plural
 
 _STALE_SHOWN = 10  # stale outputs named one by one; the rest are counted
@@ -94,15 +94,16 @@ def _validate(req: ConvertRequest, mode: Mode) -> None:
 def run_convert(req: ConvertRequest) -> int:
     mode = _mode(req)
     _validate(req, mode)
-    settings = replace(build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version,
-                                      req.fast, req.assume_cuda_version, req.strategy),
-                       compat_header=req.compat_header,
-                       compat_macro=macro_name(req.compat_macro))
+    settings = build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version, req.fast,
+                              req.assume_cuda_version)
+    strategy = strategy_named(req.strategy, {"--compat-header": req.compat_header or None,
+                                             "--compat-macro": req.compat_macro})
     request = Request(
         tuple(req.paths), mode, settings,
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,
         req.rules, req.jobs, cache=req.cache, debug=req.debug, output=req.output,
-        force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch))
+        force=req.force, backup=req.backup, offload_arch=offload_targets(req.offload_arch),
+        strategy=strategy)
     show_progress = not req.quiet and interactive(sys.stderr)
     with progress_bar("converting", None, enabled=show_progress,
                       color=color_wanted(req.color, sys.stderr)) as bar:
@@ -119,7 +120,7 @@ def run_convert(req: ConvertRequest) -> int:
     if not req.quiet and req.output_format in HUMAN_FORMATS and not req.statistics:
         for hint in fix_hints(listing, req.unsafe_fixes):
             click.echo(hint, err=True)
-    click.echo(summary_line(stats, listing.palette, req.strategy), err=True)
+    click.echo(summary_line(stats, listing.palette, strategy.settled), err=True)
     if mode is Mode.DRY_RUN and not req.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     code = _exit_code(run, req)
@@ -163,8 +164,9 @@ def _stale(planned: Plan, req: ConvertRequest) -> None:
     if out is None or not all(p.is_dir() for p in req.paths):
         return
     stale = stale_outputs(out, [p.resolve() for p in req.paths])
-    if planned.compat is not None:  # the generated header has no source, by design
-        stale = [p for p in stale if p != planned.compat.target]
+    # A generated file (the compat header) has no source, by design.
+    generated = {g.target for g in planned.generated}
+    stale = [p for p in stale if p not in generated]
     if not stale:
         return
     if req.prune:

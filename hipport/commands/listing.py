@@ -9,13 +9,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hipport.codes import CODES
+from hipport.delivery import Mode
+from hipport.jobs import Outcome
 from hipport.output import HUMAN_FORMATS, Options, Reported, render
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics
 from hipport.output.style import Palette, color_wanted
 from hipport.output.text import repeated_notes
 from hipport.pipeline import Plan, Run
-from hipport.runner import Mode, Outcome
+from hipport.rewrite import RewriteStrategy
 from hipport.score import RunStats
 from hipport.words import plural
 
@@ -113,20 +115,20 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
     return hints
 
 
-def summary_line(stats: RunStats, palette: Palette, strategy: str = "rewrite") -> str:
+def summary_line(stats: RunStats, palette: Palette,
+                 settled: str = RewriteStrategy.settled) -> str:
     """The run in one line; a run that converted nothing says so plainly
-    (a second run over a converted tree is not a failure).  The references
-    a compat header maps count as converted in every run: one that changed
-    no file says they are mapped, not that it converted them."""
+    (a second run over a converted tree is not a failure), and ``settled``
+    is what the strategy says of the references found done (those a compat
+    header maps count as converted in every run: such a run says they are
+    mapped, not that it converted them)."""
     t = stats.totals
     if stats.files_converted or stats.files_failed:
         return stats.summary()
     files = stats.files_unchanged + stats.files_skipped
     line = f"nothing left to convert in {plural(files, 'file')}"
     if t.refs_converted:
-        line += (f" · {plural(t.refs_converted, 'CUDA reference')} "
-                 + ("mapped by the compat header" if strategy == "compat" else
-                    "already converted"))
+        line += f" · {plural(t.refs_converted, 'CUDA reference')} {settled}"
     if t.refs_unconverted:
         n = t.refs_unconverted
         line += f" · {plural(n, 'CUDA reference')} remain{'s' if n == 1 else ''} for a person"

@@ -11,7 +11,6 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from hipport import __version__
 from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
 from hipport.filenames import shown_path
@@ -26,6 +25,7 @@ from hipport.table.schema import (
     Status,
     parse_mapping_file,
 )
+from hipport.version import __version__
 from hipport.writing import write_atomic
 
 __all__ = ["MappingTable", "Mapping", "Status", "load_table", "bundled_table", "looks_like_cuda"]

@@ -28,7 +28,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from hipport.buildfiles import BuildOptions, detect_build_kind
-from hipport.runner import Job, Mode, Outcome, RunOptions, run_batch
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job, Outcome
+from hipport.runner import run_batch
 from hipport.settings import Settings
 from tests.toolchain import HipOracle
 

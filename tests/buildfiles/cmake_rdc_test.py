@@ -1,4 +1,4 @@
-"""Separable compilation (hipport.buildfiles.cmake_rdc): where the device link
+"""Separable compilation (hipport.buildfiles.cmake.rdc): where the device link
 of relocatable device code happens depends on the kind of target, and
 Clang < 17 needs a static library's objects.  tests/buildfiles/rdc_build_test.py
 builds such a project with both HIP oracles."""

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hipport.runner import Job, Mode, Outcome, RunOptions, run_batch
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job, Outcome
+from hipport.runner import run_batch
 
 
 def test_build_file_job_is_converted_with_offload_arch(tmp_path: Path):

@@ -18,8 +18,11 @@ from hipport.check.baseline import (
 )
 from hipport.check.engine import CheckedFile, evaluate
 from hipport.check.policy import FailurePolicy
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job
 from hipport.options import build_settings
-from hipport.runner import Job, Mode, RunOptions, run_batch
+from hipport.runner import run_batch
 
 ORIGINAL = b"""#include <cuda_runtime.h>
 __global__ void kernel(float* out) { out[threadIdx.x] = 1.0f; }

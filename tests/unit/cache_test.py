@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from hipport.cache import FORMAT
-from hipport.runner import Job, Mode, RunOptions, run_batch
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job
+from hipport.runner import run_batch
 from hipport.settings import Settings
 
 SOURCE = b"#include <cuda.h>\nvoid f() { cudaFree(p); cudaMadeUp(1); }\n"
@@ -178,6 +181,6 @@ def test_results_of_other_code_are_never_served(tmp_path: Path, monkeypatch, cac
     assert asked == stored  # the same code finds its entry
     asked.clear()
     earlier = set(stored)
-    monkeypatch.setattr("hipport.runner.code_digest", lambda: "other code")
+    monkeypatch.setattr("hipport.converter.code_digest", lambda: "other code")
     run_batch([Job(f, "k.cu")], RunOptions(Mode.DRY_RUN))
     assert asked and not set(asked) & earlier

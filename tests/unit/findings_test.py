@@ -4,7 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from hipport.api import convert_source
-from hipport.runner import Job, Mode, RunOptions, run_batch, tally
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job
+from hipport.runner import run_batch, tally
 from hipport.settings import Settings
 
 

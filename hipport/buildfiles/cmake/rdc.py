@@ -4,9 +4,9 @@ target and source properties: CUDA's device-link model becomes HIP's
 `-fgpu-rdc`, CUDA architectures become the AMD offload list."""
 from __future__ import annotations
 
-from hipport.buildfiles import cmake_names as N
-from hipport.buildfiles.cmake_pass import CMakePass, indent, line_span
-from hipport.buildfiles.cmake_tokens import Argument, Command
+from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.passes import CMakePass, indent, line_span
+from hipport.buildfiles.cmake.tokens import Argument, Command
 from hipport.buildfiles.words import Word, removal
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hipport.buildfiles.cmake_tokens import Command
+from hipport.buildfiles.cmake.tokens import Command
 from hipport.buildfiles.libraries import RocmLibrary
 from hipport.buildfiles.options import BuildOptions
 from hipport.edits import Edit, Fix

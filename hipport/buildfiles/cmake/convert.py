@@ -7,12 +7,12 @@ skips claimed spans.  Device linking lives in ``cmake_rdc``, nvcc flags in
 ``cmake_flags``."""
 from __future__ import annotations
 
-from hipport.buildfiles import cmake_names as N
-from hipport.buildfiles.cmake_flags import flag_arguments
-from hipport.buildfiles.cmake_pass import CMakePass, indent
-from hipport.buildfiles.cmake_rdc import architectures, properties, separable
-from hipport.buildfiles.cmake_renames import rename_names, unknown_libraries
-from hipport.buildfiles.cmake_tokens import ArgKind, Command
+from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.flags import flag_arguments
+from hipport.buildfiles.cmake.passes import CMakePass, indent
+from hipport.buildfiles.cmake.rdc import architectures, properties, separable
+from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
+from hipport.buildfiles.cmake.tokens import ArgKind, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, PACKAGES
 from hipport.buildfiles.options import BuildOptions
 from hipport.findings import Finding
