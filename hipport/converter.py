@@ -10,17 +10,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, convert_build_file
+from hipport.buildfiles import convert_build_file
 from hipport.cache import Entry, ResultCache, as_result, decode, encode
 from hipport.cachedir import code_digest
 from hipport.convert import ConversionResult, unreadable_result
-from hipport.delivery import Delivered, Destination, Mode, WriteFailed, copy, deliver
+from hipport.delivery import Delivered, Destination, WriteFailed, copy, deliver
 from hipport.diagnostics.model import FileEffect
 from hipport.findings import Finding, LocatedFinding
 from hipport.jobs import FileResult, Job, Outcome
-from hipport.parse import get_backend
 from hipport.parse.model import Backend
 from hipport.replace import Identity, read_source
+from hipport.request import Request
 from hipport.rewrite import RewriteStrategy
 from hipport.settings import Settings
 from hipport.source import Location
@@ -31,23 +31,21 @@ from hipport.version import __version__
 
 @dataclass(frozen=True)
 class RunOptions:
-    mode: Mode
-    settings: Settings = Settings()
-    rules: tuple[str, ...] = ()  # user mapping files
-    backend: str = "syntax"
-    # Keyword options of the front end (e.g. the semantic one's cuda_path).
-    backend_options: tuple[tuple[str, Any], ...] = ()
-    debug: bool = False
-    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH  # for build files
-    cache: bool = True  # reuse results of unchanged files (hipport.cache)
-    backup: str | None = None  # in-place: keep each replaced file as NAME + suffix
-    force: bool = False  # in-place: rewrite read-only and hard-linked files too
-    output: Path | None = None  # mirror: the output root (nothing is written outside it)
+    """What every process of a run needs: the request, and what planning
+    resolved of it (``pipeline.plan``)."""
+
+    request: Request
+    output: Path | None = None  # mirror: the output root, resolved (nothing is written outside it)
     strategy: Strategy = RewriteStrategy()  # as planned (hipport.strategy)
 
     @property
+    def settings(self) -> Settings:
+        return self.request.settings
+
+    @property
     def destination(self) -> Destination:
-        return Destination(self.mode, self.output, self.backup, self.force)
+        r = self.request
+        return Destination(r.mode, self.output, r.backup, r.force)
 
 
 @dataclass(frozen=True)
@@ -78,8 +76,8 @@ class Converter:
 
     def __init__(self, options: RunOptions) -> None:
         self.options = options
-        self.table: MappingTable = load_table(options.rules)
-        self.backend: Backend = get_backend(options.backend, **dict(options.backend_options))
+        self.table: MappingTable = load_table(options.request.rules)
+        self.backend: Backend = options.request.front_end.backend()
 
     def answer(self, job: Job, read: Read | None = None) -> Answer:
         """Convert ``job`` (``read``: its bytes, when already read) and deliver
@@ -90,7 +88,7 @@ class Converter:
             return Answer(job.display, fatal=exc.reason)
         except Exception as exc:  # one file's crash must not stop the batch
             reason = f"{type(exc).__name__}: {exc}"
-            if self.options.debug:
+            if self.options.request.debug:
                 reason += "\n" + traceback.format_exc()
             return Answer(job.display,
                           failure=failure(job.display, "HP006", f"internal error: {reason}",
@@ -106,8 +104,7 @@ class Converter:
                                                            f"cannot read: {reason}", reason))
         strategy, settings = self.options.strategy, self.options.settings
         if job.build_kind is not None:
-            build = BuildOptions(self.options.offload_arch, settings)
-            result = convert_build_file(read.data, job.build_kind, build,
+            result = convert_build_file(read.data, job.build_kind, settings,
                                         strategy.build_findings)
         else:
             result = unreadable_result(read.data, settings) or strategy.convert_source(
@@ -149,11 +146,11 @@ class Converter:
     def _cache_context(self) -> str | None:
         # The semantic front end also depends on headers and compile flags
         # outside the file: its results are not cached.
-        if not self.options.cache or self.options.backend != "syntax":
+        request = self.options.request
+        if not request.cache or request.front_end.run_options()[0] != "syntax":
             return None
         return "|".join((__version__, code_digest(), self.table.digest,
-                         repr(self.options.settings), repr(self.options.offload_arch),
-                         repr(self.options.strategy)))
+                         repr(request.settings), repr(self.options.strategy)))
 
 
 def failure(display: str, code: str, message: str, reason: str) -> FileResult:

@@ -5,13 +5,16 @@ and what ``hipport doctor`` looks for of each ROCm library."""
 from __future__ import annotations
 
 import functools
+import hashlib
+import marshal
+import sys
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import yaml
-
+from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
+from hipport.writing import write_atomic
 
 SCHEMA_ID = "hipport-libraries/1"
 DATA_FILE = "rocm-libraries.yaml"
@@ -140,12 +143,38 @@ class _Reader:
         return tuple(value)
 
 
-def parse_library_table(text: str, path: str = f"mappings/{DATA_FILE}") -> LibraryTable:
-    reader = _Reader(path)
+def _load_yaml(text: str, path: str) -> Any:
+    import yaml  # only when the text is new: most runs read the cached data
+
     try:
-        data = yaml.safe_load(text)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         raise MappingFileError(path, f"malformed YAML: {exc}") from None
+
+
+def _cached_yaml(text: str, path: str) -> Any:
+    """``text`` loaded, through a marshal file in the cache folder keyed by
+    the text and the Python version (the YAML parser's import alone costs
+    more than the rest of the table)."""
+    digest = hashlib.sha256(f"{sys.version}\0{text}".encode()).hexdigest()[:32]
+    cached = cache_dir() / f"libraries-{digest}.marshal"
+    try:
+        return marshal.loads(cached.read_bytes())
+    except Exception:  # missing, unreadable or damaged: parse instead
+        pass
+    data = _load_yaml(text, path)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(cached, marshal.dumps(data))
+    except (OSError, ValueError):
+        pass  # a read-only home: no cache, still correct
+    return data
+
+
+def parse_library_table(text: str, path: str = f"mappings/{DATA_FILE}",
+                        cached: bool = False) -> LibraryTable:
+    reader = _Reader(path)
+    data = _cached_yaml(text, path) if cached else _load_yaml(text, path)
     top = reader.mapping(data, "(top)", {"schema", "cuda", "rocm"})
     if top.get("schema") != SCHEMA_ID:
         raise reader.fail("(top).schema", f"expected {SCHEMA_ID!r}")
@@ -203,4 +232,4 @@ def _rocm_library(reader: _Reader, key: str, value: Any, cuda: tuple[str, ...]) 
 def library_table() -> LibraryTable:
     """The bundled table (read once per process)."""
     node = resources.files("hipport") / "_mappings" / DATA_FILE
-    return parse_library_table(node.read_text(encoding="utf-8"))
+    return parse_library_table(node.read_text(encoding="utf-8"), cached=True)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
-from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
 from hipport.converter import RunOptions
 from hipport.delivery import Mode
 from hipport.errors import UsageError
@@ -20,63 +19,10 @@ from hipport.filenames import display_path, shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
 from hipport.jobs import FileResult, Job
 from hipport.locking import writing_under
-from hipport.rewrite import RewriteStrategy
+from hipport.request import Request
 from hipport.runner import default_workers, drop_project_declared, run_jobs, tally
 from hipport.score import RunStats
-from hipport.settings import Settings
-from hipport.strategy import Finish, Generated, Strategy, Tree
-
-
-@dataclass(frozen=True)
-class FrontEnd:
-    """Which front end reads the sources, and its options."""
-
-    semantic: bool = False
-    compile_commands: Path | None = None
-    cuda_path: Path | None = None
-    extra_args: tuple[str, ...] = ()
-    cuda_includes: tuple[str, ...] = ()
-
-    def run_options(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
-        """(backend name, backend options) for ``RunOptions``."""
-        if not (self.semantic or self.compile_commands):
-            if self.cuda_path or self.extra_args or self.cuda_includes:
-                raise UsageError("--cuda-path, --extra-arg and --cuda-include need --semantic "
-                                 "(or -p/--compile-commands)")
-            return "syntax", ()
-        options: dict[str, Any] = {"extra_args": self.extra_args,
-                                   "cuda_includes": self.cuda_includes}
-        if self.compile_commands is not None:
-            options["compile_commands"] = str(self.compile_commands)
-        if self.cuda_path is not None:
-            options["cuda_path"] = str(self.cuda_path)
-        return "semantic", tuple(sorted(options.items()))
-
-
-@dataclass(frozen=True)
-class Request:
-    paths: tuple[Path, ...]
-    mode: Mode = Mode.DRY_RUN
-    settings: Settings = Settings()
-    selection: Selection = Selection()
-    front_end: FrontEnd = FrontEnd()
-    rules: tuple[str, ...] = ()  # user mapping files
-    jobs: int = 0  # worker processes; 0: every core
-    # At most this many files run in this process (0: no such limit): for a
-    # pre-commit hook, starting workers costs more than it saves.
-    in_process_up_to: int = 0
-    cache: bool = True
-    debug: bool = False
-    output: Path | None = None  # Mode.MIRROR: the output root
-    force: bool = False  # a non-empty output root; read-only and hard-linked files
-    backup: str | None = None  # Mode.IN_PLACE: keep originals as NAME + suffix
-    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
-    # How files are named in results: relative to the current folder, or to
-    # the folder the user named (reports that travel between machines; with
-    # several folders, each file under its folder's name).
-    names_from_root: bool = False
-    # How the files are converted (hipport.strategy): rewrite, compat, ...
-    strategy: Strategy = RewriteStrategy()
+from hipport.strategy import Finish, Generated, Tree
 
 
 @dataclass(frozen=True)
@@ -126,7 +72,7 @@ def plan(request: Request) -> Plan:
         out = _output_root(request.output, roots, request.force)
     if request.backup is not None:
         _check_backup_suffix(request.backup, request.mode)
-    backend, backend_options = request.front_end.run_options()
+    request.front_end.run_options()  # refuses front-end options that do not go together
     jobs, skipped = collect_jobs(request.paths, request.mode, request.selection, out,
                                  request.names_from_root)
     if request.backup is not None:
@@ -136,11 +82,7 @@ def plan(request: Request) -> Plan:
     chosen = request.strategy.plan(Tree(request.paths, tuple(roots), request.mode, out,
                                         tuple(jobs), request.selection, request.rules,
                                         request.settings))
-    options = RunOptions(request.mode, request.settings, request.rules, backend,
-                         backend_options, debug=request.debug,
-                         offload_arch=request.offload_arch, cache=request.cache,
-                         backup=request.backup, force=request.force, output=out,
-                         strategy=chosen.strategy)
+    options = RunOptions(request, out, chosen.strategy)
     return Plan(request, chosen.jobs, tuple(skipped), options, chosen.finish, chosen.generated)
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Sequence
 
-from hipport.buildfiles import BuildOptions, BuildSystem, hip_build
+from hipport.buildfiles import BuildSystem, hip_build
 from hipport.buildfiles.single_source import MARKER as BUILD_SWITCH_MARKER
 from hipport.convert import ConversionResult, convert_bytes
 from hipport.delivery import Mode
@@ -34,7 +34,7 @@ class RewriteStrategy:
         return convert_bytes(data, backend, table, settings, path)
 
     def build_findings(self, system: BuildSystem, text: str, parsed: object,
-                       options: BuildOptions) -> list[Finding]:
+                       options: Settings) -> list[Finding]:
         return hip_build(system, text, parsed, options)
 
 

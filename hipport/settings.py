@@ -8,6 +8,9 @@ from hipport.table.versions import DEFAULT_TARGET
 
 LAUNCH_SYNTAXES = ("keep", "hip")
 DEFAULT_CUDA_VERSION = (12, 0)
+# MI200 (CDNA2) and MI300 (CDNA3): the data-centre GPUs CUDA code is most
+# often ported to.  Change with `hipport convert --offload-arch gfx1100;...`.
+DEFAULT_OFFLOAD_ARCH: tuple[str, ...] = ("gfx90a", "gfx942")
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,14 @@ class Settings:
     # The CUDA release the code is taken to be written for: CUDA version tests
     # in #if conditions are resolved for it (docs/preprocessor.md).
     assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION
+    # The AMD GPU targets written into converted build files.
+    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
+
+    def __post_init__(self) -> None:
+        if not self.offload_arch or not all(
+                a and all(c.isalnum() or c in ":+-_" for c in a) for a in self.offload_arch):
+            raise ValueError(f"invalid offload architecture list {self.offload_arch!r}; "
+                             "expected names such as gfx90a")
 
 
 def parse_cuda_version(text: str) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar, Protocol
 
-from hipport.buildfiles import BuildOptions, BuildSystem
+from hipport.buildfiles import BuildSystem
 from hipport.convert import ConversionResult
 from hipport.delivery import Mode
 from hipport.files import Selection
@@ -81,6 +81,6 @@ class Strategy(Protocol):
         ...
 
     def build_findings(self, system: BuildSystem, text: str, parsed: object,
-                       options: BuildOptions) -> list[Finding]:
+                       options: Settings) -> list[Finding]:
         """One build file, read by its system: the findings to apply."""
         ...

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Callable
 
-from hipport.buildfiles.options import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse_offload_arch
 from hipport.buildfiles.system import (
     BuildFileSyntaxError,
     BuildSystem,
@@ -32,17 +31,18 @@ from hipport.convert import (
 )
 from hipport.edits import Edit
 from hipport.findings import Finding
+from hipport.settings import Settings
 
-__all__ = ["BuildOptions", "BuildStep", "BuildSystem", "DEFAULT_OFFLOAD_ARCH",
-           "build_systems", "convert_build_file", "detect_build_kind", "find_build_findings",
-           "hip_build", "parse_offload_arch", "system_for", "system_named"]
+__all__ = ["BuildStep", "BuildSystem", "build_systems", "convert_build_file",
+           "detect_build_kind", "find_build_findings", "hip_build", "system_for",
+           "system_named"]
 
 # What a strategy makes of one build file read by its system: its findings.
-BuildStep = Callable[[BuildSystem, str, object, BuildOptions], list[Finding]]
+BuildStep = Callable[[BuildSystem, str, object, Settings], list[Finding]]
 
 
 def hip_build(system: BuildSystem, text: str, parsed: object,
-              options: BuildOptions) -> list[Finding]:
+              options: Settings) -> list[Finding]:
     """The build file made to build with HIP (the rewrite strategy's step)."""
     return system.hip_findings(text, parsed, options)
 
@@ -59,7 +59,7 @@ def _system(system: BuildSystem | str) -> BuildSystem:
     return system_named(system) if isinstance(system, str) else system
 
 
-def find_build_findings(data: bytes, system: BuildSystem | str, options: BuildOptions,
+def find_build_findings(data: bytes, system: BuildSystem | str, options: Settings,
                         step: BuildStep = hip_build) -> list[Finding]:
     """All findings for a build file; nothing applied."""
     # latin-1 maps every byte to one character: string offsets are byte
@@ -74,14 +74,14 @@ def find_build_findings(data: bytes, system: BuildSystem | str, options: BuildOp
 
 
 def convert_build_file(data: bytes, system: BuildSystem | str,
-                       options: BuildOptions = BuildOptions(),
+                       options: Settings = Settings(),
                        step: BuildStep = hip_build) -> ConversionResult:
-    unreadable = unreadable_result(data, options.settings)
+    unreadable = unreadable_result(data, options)
     if unreadable is not None:
         return unreadable
     system = _system(system)
     return apply_findings(data, find_build_findings(data, system, options, step),
-                          options.settings, BuildVerifier(system, options, step))
+                          options, BuildVerifier(system, options, step))
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class BuildVerifier:
     nothing (no edit of a build file is stable by construction)."""
 
     system: BuildSystem
-    options: BuildOptions
+    options: Settings
     step: BuildStep
 
     def __call__(self, output: bytes, had_skips: bool,
@@ -100,9 +100,9 @@ class BuildVerifier:
         except BuildFileSyntaxError:
             return Finding("HP003", "the converted build file would not read; left unchanged",
                            0, 0)
-        check = choose_check(self.options.settings, had_skips, stable_by_construction=False)
+        check = choose_check(self.options, had_skips, stable_by_construction=False)
         if check is Check.SECOND_PASS:
             again = find_build_findings(output, self.system, self.options, self.step)
-            leftover = [f for f in again if allowed(f.fix, self.options.settings)]
+            leftover = [f for f in again if allowed(f.fix, self.options)]
             return unstable(leftover[0]) if leftover else None
         return None

@@ -15,8 +15,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path, PurePath
 from typing import ClassVar, Mapping, TypeVar
 
-from hipport.buildfiles.options import BuildOptions
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 
 class BuildFileSyntaxError(Exception):
@@ -49,7 +49,7 @@ class BuildSystem(ABC):
         offsets are byte offsets."""
 
     @abstractmethod
-    def hip_findings(self, text: str, parsed: object, options: BuildOptions,
+    def hip_findings(self, text: str, parsed: object, options: Settings,
                      keep_names: bool = False) -> list[Finding]:
         """The findings that make the file build with HIP.  ``keep_names``:
         variables keep their names (a single-source build gives the CUDA ones
@@ -87,9 +87,8 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    import hipport.buildfiles as package
-
-    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+    package = __name__.rsplit(".", 1)[0]
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)], package + "."):
         if info.ispkg:
             importlib.import_module(info.name)
 

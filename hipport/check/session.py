@@ -34,8 +34,8 @@ from hipport.delivery import Mode
 from hipport.files import Selection, Skipped
 from hipport.jobs import FileResult, Job
 from hipport.outputs import output_target
-from hipport.parse import get_backend
-from hipport.pipeline import FrontEnd, Plan, Request, execute, plan
+from hipport.pipeline import Plan, execute, plan
+from hipport.request import FrontEnd, Request
 from hipport.rewrite import RewriteStrategy
 from hipport.settings import Settings
 from hipport.strategy import Strategy
@@ -192,8 +192,8 @@ def _unused(results: list[FileResult], checked: dict[str, CheckedFile], planned:
         if b"hipport:" not in data:
             continue
         if table is None or backend is None:
-            table = load_table(options.rules)
-            backend = get_backend(options.backend, **dict(options.backend_options))
+            table = load_table(options.request.rules)
+            backend = options.request.front_end.backend()
         lines = None if added is None else added.get(file.path, frozenset())
         out.extend(v for v in unused_suppressions(result.display, data, backend, table,
                                                   options.settings, file.path)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hipport.codes import CODES
 from hipport.delivery import Mode
@@ -21,12 +20,22 @@ from hipport.rewrite import RewriteStrategy
 from hipport.score import RunStats
 from hipport.words import plural
 
-if TYPE_CHECKING:
-    from hipport.commands.convert import ConvertRequest
-
 # Past this many findings a list is more than anyone reads on a terminal:
 # the closing lines point to the summaries.
 LONG_LISTING = 200
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How a command lists what it found (the options of every command that
+    lists findings)."""
+
+    quiet: bool = False  # the summary line only
+    verbose: bool = False  # converted findings too
+    show_fixes: bool = False
+    output_format: str = "concise"
+    statistics: bool = False  # counts per code instead of a list
+    color: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -41,7 +50,7 @@ class Listing:
     quiet: bool
 
     @classmethod
-    def of(cls, run: Run, req: ConvertRequest, planned: Plan) -> Listing:
+    def of(cls, run: Run, shown: Shown, planned: Plan) -> Listing:
         items: list[Reported] = []
         unsafe = 0
         for r in run.results:
@@ -51,10 +60,10 @@ class Listing:
             for f in r.findings:
                 item = Reported.of(r.display, f)
                 unsafe += item.fix_state is FixState.UNSAFE
-                if req.verbose or not f.applied or CODES[f.code].announced:
+                if shown.verbose or not f.applied or CODES[f.code].announced:
                     items.append(item)
-        human = req.output_format in HUMAN_FORMATS
-        palette = Palette(human and color_wanted(req.color, sys.stderr))
+        human = shown.output_format in HUMAN_FORMATS
+        palette = Palette(human and color_wanted(shown.color, sys.stderr))
         sources = {job.display: job.source for job in planned.jobs}
         readable = planned.request.mode is not Mode.IN_PLACE  # in place: the bytes are gone
 
@@ -67,8 +76,9 @@ class Listing:
             except OSError:
                 return None
 
-        options = Options(palette, req.show_fixes, fixes_written=True, source=source)
-        return cls(tuple(items), unsafe, options, req.output_format, req.statistics, req.quiet)
+        options = Options(palette, shown.show_fixes, fixes_written=True, source=source)
+        return cls(tuple(items), unsafe, options, shown.output_format, shown.statistics,
+                   shown.quiet)
 
     @property
     def palette(self) -> Palette:

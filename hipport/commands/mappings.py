@@ -11,10 +11,10 @@ from hipport.errors import HipportError, MappingFileError, UsageError
 from hipport.libraries import SCHEMA_ID as LIBRARY_SCHEMA
 from hipport.libraries import parse_library_table
 from hipport.suggest import did_you_mean
-from hipport.table import load_table, read_mapping_text
+from hipport.table import load_table, parse_mapping_file, read_mapping_text
 from hipport.table.coverage import coverage
 from hipport.table.docs import library_pages
-from hipport.table.schema import Mapping, parse_mapping_file
+from hipport.table.schema import Mapping
 from hipport.words import plural
 
 

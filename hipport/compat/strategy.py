@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar, Mapping
 
-from hipport.buildfiles import BuildOptions, BuildSystem
+from hipport.buildfiles import BuildSystem
 from hipport.compat.macro import macro_name
 from hipport.compat.place import HeaderPlace, choose_macro, plan_header
 from hipport.compat.sources import convert_compat
@@ -53,7 +53,7 @@ class CompatStrategy:
                               self.respelled)
 
     def build_findings(self, system: BuildSystem, text: str, parsed: object,
-                       options: BuildOptions) -> list[Finding]:
+                       options: Settings) -> list[Finding]:
         findings = system.hip_findings(text, parsed, options, keep_names=True)
         return system.single_source(text, parsed, findings, self.macro or "")
 

@@ -76,7 +76,8 @@ def _run_check(paths: Sequence[Path], rules: tuple[str, ...]
     source files (path, display name) and the results for them."""
     from hipport.delivery import Mode
     from hipport.files import SOURCE_SUFFIXES, Selection
-    from hipport.pipeline import Request, execute, plan
+    from hipport.pipeline import execute, plan
+    from hipport.request import Request
     from hipport.settings import Settings
 
     # .hip: the suffix of HIP sources in converted trees.

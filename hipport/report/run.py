@@ -14,17 +14,18 @@ from hipport.compat.tree import uses_of
 from hipport.config import load_config
 from hipport.delivery import Mode
 from hipport.errors import UsageError
-from hipport.filenames import shown_path
+from hipport.filenames import display_path, shown_path
 from hipport.files import Selection
 from hipport.jobs import FileResult
-from hipport.options import FrontEnd, build_settings, display_path
 from hipport.output.progress import progress_bar
 from hipport.outputs import output_target
-from hipport.pipeline import Request, execute, plan
+from hipport.pipeline import execute, plan
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
 from hipport.report.strategies import StrategyRow, strategy_row
+from hipport.request import FrontEnd, Request
 from hipport.table import load_table
+from hipport.values import build_settings
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import enum
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 
 from hipport.codes import CODES
@@ -154,9 +154,9 @@ def discover() -> None:
     if _discovered:
         return
     _discovered = True
-    import hipport.rules as package
-
-    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+    package = __name__.rsplit(".", 1)[0]
+    folder = str(Path(__file__).parent)
+    for info in pkgutil.walk_packages([folder], package + "."):
         importlib.import_module(info.name)
 
 

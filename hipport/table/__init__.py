@@ -23,12 +23,19 @@ from hipport.table.schema import (
     Mapping,
     Row,
     Status,
-    parse_mapping_file,
 )
 from hipport.version import __version__
 from hipport.writing import write_atomic
 
 __all__ = ["MappingTable", "Mapping", "Status", "load_table", "bundled_table", "looks_like_cuda"]
+
+
+def parse_mapping_file(text: str, path: str) -> list[Mapping]:
+    """The entries of one mapping file (YAML, read by ``hipport.table.yaml_file``:
+    a run with the compiled catalogue cached never imports the YAML parser)."""
+    from hipport.table.yaml_file import parse_mapping_file as parse
+
+    return parse(text, path)
 
 
 def _bundled_root() -> Traversable:

@@ -168,14 +168,6 @@ class Mapping:
         return dict(self.rocm_version).get("removed")
 
 
-def parse_mapping_file(text: str, path: str) -> list[Mapping]:
-    """The entries of one mapping file (YAML, read by ``hipport.table.yaml_file``:
-    a run with the compiled catalogue cached never imports the YAML parser)."""
-    from hipport.table.yaml_file import parse_mapping_file as parse
-
-    return parse(text, path)
-
-
 def parse_version(text: str) -> tuple[int, ...]:
     parts: list[int] = []
     for piece in text.split("."):

@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 from hipport.buildfiles import build_systems
 from hipport.doctor.system import System
 from hipport.errors import UsageError
-from hipport.options import time_limit
+from hipport.values import time_limit
 from hipport.verify.buildflags import build_files_in, unreadable
 from hipport.verify.compiler import Compiler, NoCompiler, check_targets, find_compiler
 from hipport.verify.session import (

@@ -21,8 +21,9 @@ from hipport.buildfiles.cmake.single_source import project_switch
 from hipport.compat.strategy import CompatStrategy
 from hipport.delivery import Mode
 from hipport.jobs import Outcome
-from hipport.pipeline import Request
 from hipport.pipeline import run as run_pipeline
+from hipport.request import Request
+from hipport.settings import Settings
 from tests.buildfiles.building import (
     cmake_configure_args,
     executables,
@@ -43,8 +44,8 @@ ALL = sorted(p.name for p in EXAMPLES.iterdir()
 def compat_project(name: str, dest: Path, offload: tuple[str, ...] = ("gfx90a",),
                    macro: str = "") -> Path:
     """The example as `hipport convert --strategy compat -o DEST` writes it."""
-    request = Request((EXAMPLES / name,), Mode.MIRROR,
-                      output=dest, cache=False, jobs=1, force=True, offload_arch=offload,
+    request = Request((EXAMPLES / name,), Mode.MIRROR, Settings(offload_arch=offload),
+                      output=dest, cache=False, jobs=1, force=True,
                       strategy=CompatStrategy(macro=macro))
     results = run_pipeline(request).results
     assert not [r for r in results if r.outcome is Outcome.FAILED], results

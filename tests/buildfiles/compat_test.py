@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hipport.buildfiles import BuildOptions, BuildStep, convert_build_file
+from hipport.buildfiles import BuildStep, convert_build_file
 from hipport.buildfiles.cmake.single_source import project_switch
 from hipport.buildfiles.make.single_source import MAKE_HEADER
 from hipport.cli import cli
 from hipport.compat.strategy import CompatStrategy
+from hipport.settings import Settings
 
-OPTIONS = BuildOptions(("gfx90a",))
+OPTIONS = Settings(offload_arch=("gfx90a",))
 COMPAT = CompatStrategy(macro="").build_findings
 MARK = "# hipport: single-source build"
 ROOT = "$(or $(ROCM_PATH),$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm))"

@@ -11,7 +11,7 @@ from hipport.compat import MARKER
 from hipport.compat.header import Uses, covered_names, definition, hip_version, render
 from hipport.delivery import Mode
 from hipport.jobs import Outcome
-from hipport.pipeline import Request
+from hipport.request import Request
 from hipport.table import load_table
 from tests.compat.helpers import compat_tree
 
@@ -145,7 +145,7 @@ def test_tests_of_cuda_header_guards_keep_their_answer(tmp_path: Path):
 
 @pytest.mark.parametrize(("assumed", "value"), [(None, "12000"), ("11.2", "11020")])
 def test_cuda_version_tests_answered_for_the_assumed_release(tmp_path: Path, assumed, value):
-    from hipport.options import assumed_cuda
+    from hipport.values import assumed_cuda
 
     text = header_for(tmp_path, "#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11020\n"
                       "int f();\n#endif\n", assume_cuda_version=assumed_cuda(assumed))

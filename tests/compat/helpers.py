@@ -6,7 +6,8 @@ from pathlib import Path
 from hipport.compat.strategy import CompatStrategy
 from hipport.delivery import Mode
 from hipport.jobs import FileResult
-from hipport.pipeline import Request, run
+from hipport.pipeline import run
+from hipport.request import Request
 from hipport.settings import Settings
 
 

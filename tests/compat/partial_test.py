@@ -15,7 +15,8 @@ from hipport.compat.header import covered_names, read_uses, render
 from hipport.compat.strategy import CompatStrategy
 from hipport.delivery import Mode
 from hipport.jobs import Outcome
-from hipport.pipeline import Request, run
+from hipport.pipeline import run
+from hipport.request import Request
 from hipport.table import load_table
 from tests.compat.helpers import compat_tree
 from tests.toolchain import compile_hip

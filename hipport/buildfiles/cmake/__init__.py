@@ -7,9 +7,9 @@ from hipport.buildfiles.cmake.compile_flags import cmake_flags
 from hipport.buildfiles.cmake.convert import cmake_findings
 from hipport.buildfiles.cmake.single_source import cmake_compat
 from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, Command, lex_cmake
-from hipport.buildfiles.options import BuildOptions
 from hipport.buildfiles.system import BuildFileSyntaxError, BuildSystem, build_system
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 LISTS = "CMakeLists.txt"
 
@@ -27,7 +27,7 @@ class CMake(BuildSystem):
         except CMakeSyntaxError as exc:
             raise BuildFileSyntaxError(str(exc), exc.offset) from None
 
-    def hip_findings(self, text: str, parsed: object, options: BuildOptions,
+    def hip_findings(self, text: str, parsed: object, options: Settings,
                      keep_names: bool = False) -> list[Finding]:
         return cmake_findings(text, _commands(parsed), options)
 

@@ -14,11 +14,11 @@ from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
 from hipport.buildfiles.cmake.tokens import ArgKind, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, PACKAGES
-from hipport.buildfiles.options import BuildOptions
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 
-def cmake_findings(text: str, commands: list[Command], options: BuildOptions) -> list[Finding]:
+def cmake_findings(text: str, commands: list[Command], options: Settings) -> list[Finding]:
     p = CMakePass(text, options)
     _survey(p, commands)
     for cmd in commands:

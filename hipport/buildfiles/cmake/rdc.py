@@ -100,7 +100,7 @@ def _old_clang_link(target: str) -> str:
 
 
 def _old_clang_possible(p: CMakePass) -> bool:
-    version = p.options.settings.rocm_version
+    version = p.options.rocm_version
     return version is None or version[:2] <= OLD_CLANG_LAST_ROCM
 
 

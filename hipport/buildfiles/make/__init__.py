@@ -7,9 +7,9 @@ from hipport.buildfiles.make.compile_flags import make_flags
 from hipport.buildfiles.make.convert import make_findings
 from hipport.buildfiles.make.single_source import make_compat
 from hipport.buildfiles.make.tokens import MakeLine, lex_make
-from hipport.buildfiles.options import BuildOptions
 from hipport.buildfiles.system import BuildSystem, build_system
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 
 @build_system
@@ -23,7 +23,7 @@ class Make(BuildSystem):
     def parse(self, text: str) -> list[MakeLine]:
         return lex_make(text)
 
-    def hip_findings(self, text: str, parsed: object, options: BuildOptions,
+    def hip_findings(self, text: str, parsed: object, options: Settings,
                      keep_names: bool = False) -> list[Finding]:
         return make_findings(text, _lines(parsed), options, keep_names)
 
