@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
+from hipport.artifacts import output_target
 from hipport.check.baseline import Baseline, find_baseline, relative_key, write
 from hipport.check.engine import CheckedFile, Verdict, evaluate
 from hipport.check.gitdiff import (
@@ -33,7 +34,6 @@ from hipport.config import load_config
 from hipport.delivery import Mode
 from hipport.files import Selection, Skipped
 from hipport.jobs import FileResult, Job
-from hipport.outputs import output_target
 from hipport.pipeline import Plan, execute, plan
 from hipport.request import FrontEnd, Request
 from hipport.rewrite import RewriteStrategy

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence, TextIO
 
-from hipport import sarif
+from hipport import sarif_log as sarif
 from hipport.filenames import is_escaped, unescape
 from hipport.output.model import UNUSED_SUPPRESSION, FixState, Reported
 from hipport.output.options import Options

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from hipport.artifacts import output_target
 from hipport.buildfiles import detect_build_kind
 from hipport.compat.header import render as render_header
 from hipport.compat.strategy import CompatStrategy
@@ -18,7 +19,6 @@ from hipport.filenames import display_path, shown_path
 from hipport.files import Selection
 from hipport.jobs import FileResult
 from hipport.output.progress import progress_bar
-from hipport.outputs import output_target
 from hipport.pipeline import execute, plan
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
