@@ -16,7 +16,7 @@ from hipport.check.policy import FailurePolicy
 from hipport.check.session import CheckRequest
 from hipport.check.session import run_check as check
 from hipport.errors import UsageError
-from hipport.options import display_path
+from hipport.filenames import display_path
 from hipport.output import HUMAN_FORMATS, Options
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics

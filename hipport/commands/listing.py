@@ -6,25 +6,36 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hipport.codes import CODES
+from hipport.delivery import Mode
+from hipport.jobs import Outcome
 from hipport.output import HUMAN_FORMATS, Options, Reported, render
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics
 from hipport.output.style import Palette, color_wanted
 from hipport.output.text import repeated_notes
 from hipport.pipeline import Plan, Run
-from hipport.runner import Mode, Outcome
+from hipport.rewrite import RewriteStrategy
 from hipport.score import RunStats
 from hipport.words import plural
-
-if TYPE_CHECKING:
-    from hipport.commands.convert import ConvertRequest
 
 # Past this many findings a list is more than anyone reads on a terminal:
 # the closing lines point to the summaries.
 LONG_LISTING = 200
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How a command lists what it found (the options of every command that
+    lists findings)."""
+
+    quiet: bool = False  # the summary line only
+    verbose: bool = False  # converted findings too
+    show_fixes: bool = False
+    output_format: str = "concise"
+    statistics: bool = False  # counts per code instead of a list
+    color: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -39,7 +50,7 @@ class Listing:
     quiet: bool
 
     @classmethod
-    def of(cls, run: Run, req: ConvertRequest, planned: Plan) -> Listing:
+    def of(cls, run: Run, shown: Shown, planned: Plan) -> Listing:
         items: list[Reported] = []
         unsafe = 0
         for r in run.results:
@@ -49,10 +60,10 @@ class Listing:
             for f in r.findings:
                 item = Reported.of(r.display, f)
                 unsafe += item.fix_state is FixState.UNSAFE
-                if req.verbose or not f.applied or CODES[f.code].announced:
+                if shown.verbose or not f.applied or CODES[f.code].announced:
                     items.append(item)
-        human = req.output_format in HUMAN_FORMATS
-        palette = Palette(human and color_wanted(req.color, sys.stderr))
+        human = shown.output_format in HUMAN_FORMATS
+        palette = Palette(human and color_wanted(shown.color, sys.stderr))
         sources = {job.display: job.source for job in planned.jobs}
         readable = planned.request.mode is not Mode.IN_PLACE  # in place: the bytes are gone
 
@@ -65,8 +76,9 @@ class Listing:
             except OSError:
                 return None
 
-        options = Options(palette, req.show_fixes, fixes_written=True, source=source)
-        return cls(tuple(items), unsafe, options, req.output_format, req.statistics, req.quiet)
+        options = Options(palette, shown.show_fixes, fixes_written=True, source=source)
+        return cls(tuple(items), unsafe, options, shown.output_format, shown.statistics,
+                   shown.quiet)
 
     @property
     def palette(self) -> Palette:
@@ -113,20 +125,20 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
     return hints
 
 
-def summary_line(stats: RunStats, palette: Palette, strategy: str = "rewrite") -> str:
+def summary_line(stats: RunStats, palette: Palette,
+                 settled: str = RewriteStrategy.settled) -> str:
     """The run in one line; a run that converted nothing says so plainly
-    (a second run over a converted tree is not a failure).  The references
-    a compat header maps count as converted in every run: one that changed
-    no file says they are mapped, not that it converted them."""
+    (a second run over a converted tree is not a failure), and ``settled``
+    is what the strategy says of the references found done (those a compat
+    header maps count as converted in every run: such a run says they are
+    mapped, not that it converted them)."""
     t = stats.totals
     if stats.files_converted or stats.files_failed:
         return stats.summary()
     files = stats.files_unchanged + stats.files_skipped
     line = f"nothing left to convert in {plural(files, 'file')}"
     if t.refs_converted:
-        line += (f" · {plural(t.refs_converted, 'CUDA reference')} "
-                 + ("mapped by the compat header" if strategy == "compat" else
-                    "already converted"))
+        line += f" · {plural(t.refs_converted, 'CUDA reference')} {settled}"
     if t.refs_unconverted:
         n = t.refs_unconverted
         line += f" · {plural(n, 'CUDA reference')} remain{'s' if n == 1 else ''} for a person"

@@ -1,17 +1,20 @@
 """`hipport mappings ...`: inspect, validate and document the catalogue."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Sequence
 
 import click
 
 from hipport.errors import HipportError, MappingFileError, UsageError
+from hipport.libraries import SCHEMA_ID as LIBRARY_SCHEMA
+from hipport.libraries import parse_library_table
 from hipport.suggest import did_you_mean
-from hipport.table import load_table, read_mapping_text
+from hipport.table import load_table, parse_mapping_file, read_mapping_text
 from hipport.table.coverage import coverage
 from hipport.table.docs import library_pages
-from hipport.table.schema import Mapping, parse_mapping_file
+from hipport.table.schema import Mapping
 from hipport.words import plural
 
 
@@ -63,6 +66,10 @@ def show(names: Sequence[str], rules: Sequence[str]) -> int:
     return 1 if missing else 0
 
 
+# The library table (mappings/rocm-libraries.yaml) validates with its own schema.
+LIBRARY_SCHEMA_LINE = re.compile(rf"^schema:[ \t]*{re.escape(LIBRARY_SCHEMA)}[ \t]*$", re.M)
+
+
 def validate(files: Sequence[Path]) -> int:
     """1 when a file is invalid; 2 when one cannot be read (missing, a
     folder, not UTF-8), which says so in one line naming it."""
@@ -75,6 +82,11 @@ def validate(files: Sequence[Path]) -> int:
             unreadable += 1
             continue
         try:
+            if LIBRARY_SCHEMA_LINE.search(text):
+                libraries = parse_library_table(text, str(path))
+                click.echo(f"{path}: {len(libraries.cuda)} CUDA and {len(libraries.rocm)} ROCm "
+                           "libraries, valid")
+                continue
             entries = parse_mapping_file(text, str(path))
             seen: dict[str, str] = {}
             for e in entries:

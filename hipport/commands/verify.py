@@ -8,8 +8,7 @@ from pathlib import Path
 
 import click
 
-from hipport.filenames import shown_path
-from hipport.options import display_path
+from hipport.filenames import display_path, shown_path
 from hipport.output.progress import progress_bar
 from hipport.output.style import color_wanted, interactive
 from hipport.verify import Request, Verification, run

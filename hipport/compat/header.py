@@ -7,12 +7,21 @@ ROCm release (the entry's ``rocm_version`` range and ``older`` mapping),
 the alternatives sit under ``#if HIP_VERSION ...``."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from hipport.compat import GUARD, MARKER, amd_condition
-from hipport.rules.arguments import ARGUMENT_CASTS, OTHER_FUNCTION_FOR_ARITY
+from hipport.rules import argument_rules
 from hipport.rules.cuda_version import macro_values
+from hipport.rules.shapes import (
+    CastArguments,
+    DropArgument,
+    FillEmptyCall,
+    OtherFunctionForArity,
+    Shape,
+    WrapArgument,
+)
 from hipport.settings import DEFAULT_CUDA_VERSION
 from hipport.table import MappingTable
 from hipport.table.schema import LIBRARIES, Mapping, parse_version
@@ -142,38 +151,60 @@ def definition(entry: Mapping) -> str | None:
         return None
     if entry.rule is None:
         return None if hip == cuda else f"#define {cuda} {hip}"
-    if entry.rule == "drop-first-argument":
-        return f"#define {cuda}(mask, ...) {hip}(__VA_ARGS__)"
-    if entry.rule == "wrap-symbol-argument":
-        return f"#define {cuda}(symbol, ...) {hip}(HIP_SYMBOL(symbol), ##__VA_ARGS__)"
-    if entry.rule == "wrap-second-symbol-argument":
-        return (f"#define {cuda}(first, symbol, ...) "
-                f"{hip}(first, HIP_SYMBOL(symbol), ##__VA_ARGS__)")
-    if entry.rule == "activemask-as-ballot":
-        return f"#define {cuda}() {hip}(1)"
-    if entry.rule in ARGUMENT_CASTS:
-        return _casting_macro(cuda, hip, *ARGUMENT_CASTS[entry.rule])
-    if entry.rule in OTHER_FUNCTION_FOR_ARITY:
-        # Picked by the number of arguments (1 to 5): with c arguments the
-        # sixth of `args..., n5, n4, n3, n2, n1,` is n<c>.
-        arity, other = OTHER_FUNCTION_FOR_ARITY[entry.rule]
-        names = ", ".join(other if count == arity else hip for count in range(5, 0, -1))
-        return f"#define {cuda}(...) {PICK}(__VA_ARGS__, {names}, )(__VA_ARGS__)"
-    return None
+    shape = argument_rules()[entry.rule].shape
+    return None if shape is None else macro(shape, cuda, hip)
 
 
-# The arity picker the macros above use, defined once in a header that needs it.
+# The arity picker some macros use, defined once in a header that needs it.
 PICK = "HIPPORT_ARG6_"
 PICK_DEFINITION = f"#define {PICK}(a1, a2, a3, a4, a5, a6, ...) a6"
+_BEFORE = ("first", "second", "third", "fourth")
 
 
-def _casting_macro(cuda: str, hip: str, arity: int | None, casts: dict[int, bytes]) -> str:
+@functools.singledispatch
+def macro(shape: Shape, cuda: str, hip: str) -> str:
+    """The function-like macro that does to every call what the argument
+    rule of this ``shape`` does to one."""
+    raise TypeError(f"no macro for {type(shape).__name__}")
+
+
+@macro.register
+def _(shape: DropArgument, cuda: str, hip: str) -> str:
+    before = list(_BEFORE[:shape.index])
+    params = ", ".join([*before, shape.name, "..."])
+    return f"#define {cuda}({params}) {hip}({', '.join([*before, '__VA_ARGS__'])})"
+
+
+@macro.register
+def _(shape: WrapArgument, cuda: str, hip: str) -> str:
+    before = list(_BEFORE[:shape.index])
+    params = ", ".join([*before, shape.name, "..."])
+    args = ", ".join([*before, f"{shape.wrapper}({shape.name})"])
+    return f"#define {cuda}({params}) {hip}({args}, ##__VA_ARGS__)"
+
+
+@macro.register
+def _(shape: FillEmptyCall, cuda: str, hip: str) -> str:
+    return f"#define {cuda}() {hip}({shape.argument})"
+
+
+@macro.register
+def _(shape: OtherFunctionForArity, cuda: str, hip: str) -> str:
+    # Picked by the number of arguments (1 to 5): with c arguments the
+    # sixth of `args..., n5, n4, n3, n2, n1,` is n<c>.
+    names = ", ".join(shape.other if count == shape.arity else hip for count in range(5, 0, -1))
+    return f"#define {cuda}(...) {PICK}(__VA_ARGS__, {names}, )(__VA_ARGS__)"
+
+
+@macro.register
+def _(shape: CastArguments, cuda: str, hip: str) -> str:
     """`#define cuda(a0, ...) hip((void**)(a0), __VA_ARGS__)`: every argument
     up to the last cast is named, the rest (when the arity varies) passed on."""
-    named = arity if arity is not None else max(casts) + 1
+    casts = dict(shape.casts)
+    named = shape.arity if shape.arity is not None else max(casts) + 1
     params = [f"a{i}" for i in range(named)]
-    args = [f"({casts[i].decode()})({p})" if i in casts else p for i, p in enumerate(params)]
-    if arity is None:
+    args = [f"({casts[i]})({p})" if i in casts else p for i, p in enumerate(params)]
+    if shape.arity is None:
         params.append("...")
         args.append("__VA_ARGS__")
     return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(args)})"

@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Sequence
 
-from hipport.buildfiles.compat import MARKER as BUILD_MARKER
-from hipport.compat import DEFAULT_HEADER, MARKER, header_macro, wrap_macro
+from hipport.compat import DEFAULT_HEADER, header_macro, wrap_macro
 from hipport.compat.header import forwarded
 from hipport.compat.macro import is_macro_name
 from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection
-from hipport.runner import Job
+from hipport.generated import generated, generated_text
+from hipport.jobs import Job
 
 
 @dataclass(frozen=True)
@@ -57,27 +57,12 @@ class HeaderPlace:
     macro: str | None = None
 
 
-def generated(path: Path) -> bool:
-    """Whether ``path`` is a file hipport generated (read through links)."""
-    return _generated_text(path) is not None
-
-
-def _generated_text(path: Path) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            if handle.read(len(MARKER)) != MARKER:
-                return None
-            return MARKER + handle.read()
-    except OSError:
-        return None
-
-
 def follow(path: Path) -> Path:
     """The header a forwarding header leads to (``path`` itself for any
     other, or when what it leads to is gone)."""
     seen = {path}
     while True:
-        text = _generated_text(path)
+        text = generated_text(path)
         include = forwarded(text) if text is not None else None
         if include is None:
             return path
@@ -187,7 +172,7 @@ def plan_header(header: str, paths: Sequence[Path], roots: list[Path], mode: Mod
         source = job.source.resolve()
         if source == path:
             continue
-        text = _generated_text(job.source) if job.convert and job.build_kind is None else None
+        text = generated_text(job.source) if job.convert and job.build_kind is None else None
         if text is None or forwarded(text) is not None:
             kept.append(job)
             continue
@@ -201,7 +186,7 @@ def plan_header(header: str, paths: Sequence[Path], roots: list[Path], mode: Mod
     if keep and mode in (Mode.IN_PLACE, Mode.DIFF):
         known = {n.source.resolve() for n in nested}
         nested += [Nested(p, p if mode is Mode.IN_PLACE else None, display(p), _relative(path, p),
-                          header_macro(_generated_text(p) or b""))
+                          header_macro(generated_text(p) or b""))
                    for p in _below(path) if p not in known]
     target: Path | None = None
     if mode is Mode.IN_PLACE:
@@ -212,7 +197,7 @@ def plan_header(header: str, paths: Sequence[Path], roots: list[Path], mode: Mod
                              "-o DIR it must be inside the folder converted")
         target = out / (roots[0].name if len(paths) > 1 else "") / path.relative_to(roots[0])
         output_place(target)
-    on_disk = _generated_text(path)
+    on_disk = generated_text(path)
     return path, kept, HeaderPlace(path, target, display(path), keep, tuple(nested),
                                    header_macro(on_disk) if on_disk is not None else None)
 
@@ -250,33 +235,7 @@ def _below(header: Path) -> list[Path]:
         candidate = Path(folder) / header.name
         if folder == str(header.parent) or header.name not in files or candidate.is_symlink():
             continue
-        text = _generated_text(candidate)
+        text = generated_text(candidate)
         if text is not None and forwarded(text) is None:
             found.append(candidate)
     return found
-
-
-def refuse_rewrite(jobs: Sequence[Job]) -> None:
-    """The rewrite strategy writes nothing over a tree the compat strategy
-    converted: its build files' CUDA side would become a second HIP side
-    (one without the sources' LANGUAGE HIP: CMake cannot link it), and its
-    sources would leave the NVIDIA build.  The files tell: a build file with
-    the single-source switch, a header hipport generated."""
-    for job in jobs:
-        if not job.convert:
-            continue
-        if job.build_kind is not None:
-            try:
-                switched = BUILD_MARKER.encode() in job.source.read_bytes()
-            except OSError:
-                continue
-            what = "its single-source build switch"
-        else:
-            switched, what = generated(job.source), "the header it generated"
-        if switched:
-            raise UsageError(
-                f"{job.display} holds {what}: this tree was converted with --strategy compat, "
-                "and the rewrite strategy would make the CUDA side of its build HIP too. "
-                "Re-run with --strategy compat to bring it up to date; to leave CUDA behind, "
-                "rewrite the CUDA sources from before the compat conversion instead (or leave "
-                "such files out with --exclude)")

@@ -12,10 +12,10 @@ from hipport.compat.header import Uses, covered_names, forwarder, merged, read_u
 from hipport.compat.place import HeaderPlace, refuse_unless_ours
 from hipport.delivery import Mode, WriteFailed, unified_diff
 from hipport.findings import Finding, LocatedFinding
+from hipport.jobs import FileResult, Outcome
 from hipport.rules.cuda_version import VERSION_TEST
 from hipport.rules.guards import GUARD_TEST
 from hipport.rules.hazards.launch_bounds import MIN_BLOCKS
-from hipport.runner import FileResult, Outcome
 from hipport.settings import DEFAULT_CUDA_VERSION
 from hipport.table import Mapping, MappingTable
 from hipport.writing import write_atomic

@@ -99,10 +99,10 @@ def library_check(found: Installed, debian: int | None = None) -> Check:
         return Check("libraries", ident, lib.name, Status.WARN,
                      f"{parts[0]}: headers only, no lib{lib.sonames[0]}.so",
                      lib.install_hint(debian), data=data)
-    if lib.cmake and found.cmake is None:
+    if lib.cmake_config and found.cmake is None:
         return Check("libraries", ident, lib.name, Status.WARN,
-                     f"{parts[0]}: no CMake package ({lib.cmake}-config.cmake): "
-                     f"find_package({lib.cmake}) fails", lib.install_hint(debian),
+                     f"{parts[0]}: no CMake package ({lib.cmake_config}-config.cmake): "
+                     f"find_package({lib.cmake_config}) fails", lib.install_hint(debian),
                      data=data)
     pieces = [found.header or ""]
     if found.shared is not None:

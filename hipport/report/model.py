@@ -7,15 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from hipport import __version__
 from hipport.codes import CODES
 from hipport.findings import LocatedFinding
+from hipport.jobs import FileResult
 from hipport.report.effort import STATUSES, EffortModel
 from hipport.report.ledger import LedgerRow, build_ledger, reference_library
 from hipport.report.strategies import StrategyRow
-from hipport.runner import FileResult, tally
+from hipport.runner import tally
 from hipport.score import FileStats, conversion_rate, counted_reference, is_reference, reuse_rate
 from hipport.table import MappingTable
+from hipport.version import __version__
 from hipport.words import plural
 
 SCHEMA_ID = "hipport-report/1"

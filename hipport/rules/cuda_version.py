@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import PurePath
 from typing import Iterator, NamedTuple
 
-from hipport.compat import DEFAULT_HEADER
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.conditions import Node, blank, conditional_directives, evaluate, parse, tokenize
-from hipport.rules import Context, file_rule
+from hipport.rules import Context, RuleRole, file_rule
 
 # Macros whose value follows from the CUDA release (X.Y): CUDART_VERSION and
 # CUDA_VERSION are X*1000 + Y*10.  __CUDACC_VER_BUILD__ is defined but its
@@ -24,6 +22,10 @@ VERSION_MACROS = ("CUDART_VERSION", "CUDA_VERSION", "__CUDACC_VER_MAJOR__",
                   "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__")
 _NEEDLES = tuple(m.encode() for m in VERSION_MACROS)
 VERSION_TEST = "HP309"
+# What the rewrite does to a version test (the compat strategy, which leaves
+# the line alone, says otherwise: hipport.compat.sources).
+REPLACED = ("; the test was replaced by its value (--assume-cuda-version), the original kept "
+            "in a comment")
 
 
 def macro_values(version: tuple[int, int]) -> dict[str, int]:
@@ -133,31 +135,11 @@ def _only_versions(node: Node, macros: set[str]) -> bool:
     return all(_only_versions(c, macros) for c in node.children)
 
 
-@file_rule("cuda-version")
+@file_rule("cuda-version", codes=(VERSION_TEST, "HP901"), role=RuleRole.REWRITE)
 def resolve_version_tests(ctx: Context) -> Iterator[Finding]:
     for r in resolve(ctx):
         if not r.edits:
             yield Finding("HP901", r.message, r.start, r.end)
             continue
         fix = Fix(r.edits, title="Resolve the CUDA version test")
-        yield Finding(VERSION_TEST, f"{r.message}; {_what_happens(r, ctx)}", r.start, r.end,
-                      fix=fix)
-
-
-def _what_happens(r: Resolution, ctx: Context) -> str:
-    """The rewrite edits the test; compat leaves it to the compat header,
-    which defines the version macros for the AMD build (hipport.compat.header)."""
-    if ctx.settings.strategy != "compat":
-        return ("the test was replaced by its value (--assume-cuda-version), the original "
-                "kept in a comment")
-    header = PurePath(ctx.settings.compat_header or DEFAULT_HEADER).name
-    values = macro_values(ctx.settings.assume_cuda_version)
-    defined = [m for m in r.macros if m in values]
-    said = (f"the line is unchanged: for the AMD build {header} defines "
-            f"{', '.join(defined)} (--assume-cuda-version)" if defined
-            else "the line is unchanged")
-    left = [m for m in r.macros if m not in values]
-    if left:
-        said += (f"; it does not define {', '.join(left)} (nvcc's build number): undefined "
-                 "on AMD, so the AMD build may take the other branch")
-    return said
+        yield Finding(VERSION_TEST, r.message + REPLACED, r.start, r.end, fix=fix)

@@ -8,14 +8,15 @@ from hipport.codes import LIBRARY_CODES
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Reference, Role
-from hipport.rules import Context, argument_rules, file_rule
+from hipport.rules import Context, RuleRole, argument_rules, file_rule
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
 from hipport.table.schema import Mapping, Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
 
-@file_rule("renames")
+@file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP900", "HP901", "HP902",
+                              "HP903", "HP904", "HP905"), role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
     deleted = _deleted_arguments(ctx)
     # Version tests in #if conditions are the cuda-version rule's.

@@ -11,10 +11,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from hipport import __version__
 from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
 from hipport.filenames import shown_path
+from hipport.libraries import DATA_FILE as LIBRARY_DATA_FILE
 from hipport.table.index import MappingTable
 from hipport.table.names import looks_like_cuda
 from hipport.table.schema import (
@@ -23,20 +23,34 @@ from hipport.table.schema import (
     Mapping,
     Row,
     Status,
-    parse_mapping_file,
 )
+from hipport.version import __version__
 from hipport.writing import write_atomic
 
 __all__ = ["MappingTable", "Mapping", "Status", "load_table", "bundled_table", "looks_like_cuda"]
+
+
+def parse_mapping_file(text: str, path: str) -> list[Mapping]:
+    """The entries of one mapping file (YAML, read by ``hipport.table.yaml_file``:
+    a run with the compiled catalogue cached never imports the YAML parser)."""
+    from hipport.table.yaml_file import parse_mapping_file as parse
+
+    return parse(text, path)
 
 
 def _bundled_root() -> Traversable:
     return resources.files("hipport") / "_mappings"
 
 
+# Data under mappings/ that is not a catalogue of names.
+NOT_CATALOGUE = frozenset({LIBRARY_DATA_FILE})
+
+
 def _yaml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
     for child in sorted(root.iterdir(), key=lambda c: c.name):
         rel = f"{prefix}{child.name}"
+        if rel in NOT_CATALOGUE:
+            continue
         if child.is_dir():
             yield from _yaml_files(child, rel + "/")
         elif child.name.endswith((".yaml", ".yml")):

@@ -6,13 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from hipport.libraries import library_table
+
 SCHEMA_ID = "hipport-mappings/1"
 
-LIBRARIES = (
-    "runtime", "driver", "device", "cooperative_groups", "cublas", "cublaslt", "curand",
-    "cufft", "cusparse", "cusolver", "cub", "thrust", "nccl", "nvrtc", "nvtx", "cucomplex",
-    "cudnn", "headers",
-)
+LIBRARIES = library_table().cuda_keys  # mappings/rocm-libraries.yaml
 KINDS = ("function", "type", "enum", "macro", "header", "device_function", "namespace")
 VERSION_KEYS = ("added", "deprecated", "removed")
 
@@ -168,14 +166,6 @@ class Mapping:
     @property
     def rocm_removed(self) -> str | None:
         return dict(self.rocm_version).get("removed")
-
-
-def parse_mapping_file(text: str, path: str) -> list[Mapping]:
-    """The entries of one mapping file (YAML, read by ``hipport.table.yaml_file``:
-    a run with the compiled catalogue cached never imports the YAML parser)."""
-    from hipport.table.yaml_file import parse_mapping_file as parse
-
-    return parse(text, path)
 
 
 def parse_version(text: str) -> tuple[int, ...]:

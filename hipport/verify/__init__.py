@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
+from hipport.buildfiles import build_systems
 from hipport.doctor.system import System
 from hipport.errors import UsageError
-from hipport.options import time_limit
-from hipport.verify.buildflags import MAKEFILE_NAMES, unreadable
+from hipport.values import time_limit
+from hipport.verify.buildflags import build_files_in, unreadable
 from hipport.verify.compiler import Compiler, NoCompiler, check_targets, find_compiler
 from hipport.verify.session import (
     DEFAULT_TIMEOUT,
@@ -51,14 +52,15 @@ def tree_offload_arch(paths: tuple[Path, ...]) -> str | None:
     compile errors; each further one costs a whole device compilation."""
     for root in paths:
         folder = root if root.is_dir() else root.parent
-        for name in ("CMakeLists.txt", *MAKEFILE_NAMES):
-            try:
-                text = (folder / name).read_text(encoding="latin-1")
-            except OSError:
-                continue
-            found = _ARCH.search(text)
-            if found:
-                return found[1]
+        for system in build_systems().values():
+            for path in build_files_in(system, folder):
+                try:
+                    text = path.read_text(encoding="latin-1")
+                except OSError:
+                    continue
+                found = _ARCH.search(text)
+                if found:
+                    return found[1]
     return None
 
 

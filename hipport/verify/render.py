@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Callable, TextIO
 
-from hipport import __version__
 from hipport.codes import CODES
 from hipport.verify.session import Location, UnitResult, Verification
+from hipport.version import __version__
 
 SCHEMA_ID = "hipport-verify/1"
 Shown = Callable[[Path], str]

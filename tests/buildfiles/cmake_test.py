@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from hipport.buildfiles import BuildOptions, convert_build_file, detect_build_kind
+from hipport.buildfiles import convert_build_file, detect_build_kind
+from hipport.settings import Settings
 
-OPTS = BuildOptions(offload_arch=("gfx90a", "gfx942"))
+OPTS = Settings(offload_arch=("gfx90a", "gfx942"))
 
 
 def convert(text: str) -> tuple[str, list[str]]:
@@ -131,7 +132,7 @@ def test_cmake_reported(text: str, code: str):
 
 def test_offload_arch_option_is_used():
     result = convert_build_file(b"set(CMAKE_CUDA_ARCHITECTURES 80)\n", "cmake",
-                                BuildOptions(offload_arch=("gfx1100",)))
+                                Settings(offload_arch=("gfx1100",)))
     assert result.output == b'set(CMAKE_HIP_ARCHITECTURES "gfx1100")\n'
 
 

@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from hipport.buildfiles import detect_build_kind
-from hipport.buildfiles.compat import project_switch
-from hipport.pipeline import Request
+from hipport.buildfiles.cmake.single_source import project_switch
+from hipport.compat.strategy import CompatStrategy
+from hipport.delivery import Mode
+from hipport.jobs import Outcome
 from hipport.pipeline import run as run_pipeline
-from hipport.runner import Mode, Outcome
+from hipport.request import Request
 from hipport.settings import Settings
 from tests.buildfiles.building import (
     cmake_configure_args,
@@ -42,9 +44,9 @@ ALL = sorted(p.name for p in EXAMPLES.iterdir()
 def compat_project(name: str, dest: Path, offload: tuple[str, ...] = ("gfx90a",),
                    macro: str = "") -> Path:
     """The example as `hipport convert --strategy compat -o DEST` writes it."""
-    request = Request((EXAMPLES / name,), Mode.MIRROR,
-                      Settings(strategy="compat", compat_macro=macro),
-                      output=dest, cache=False, jobs=1, force=True, offload_arch=offload)
+    request = Request((EXAMPLES / name,), Mode.MIRROR, Settings(offload_arch=offload),
+                      output=dest, cache=False, jobs=1, force=True,
+                      strategy=CompatStrategy(macro=macro))
     results = run_pipeline(request).results
     assert not [r for r in results if r.outcome is Outcome.FAILED], results
     for r in results:

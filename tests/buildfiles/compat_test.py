@@ -7,23 +7,26 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hipport.buildfiles import BuildOptions, convert_build_file
-from hipport.buildfiles.compat import MAKE_HEADER, project_switch
+from hipport.buildfiles import BuildStep, convert_build_file
+from hipport.buildfiles.cmake.single_source import project_switch
+from hipport.buildfiles.make.single_source import MAKE_HEADER
 from hipport.cli import cli
+from hipport.compat.strategy import CompatStrategy
 from hipport.settings import Settings
 
-COMPAT = BuildOptions(("gfx90a",), Settings(strategy="compat"))
+OPTIONS = Settings(offload_arch=("gfx90a",))
+COMPAT = CompatStrategy(macro="").build_findings
 MARK = "# hipport: single-source build"
 ROOT = "$(or $(ROCM_PATH),$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm))"
 
 
 def convert(text: str, kind: str):
-    return convert_build_file(text.encode(), kind, COMPAT)
+    return convert_build_file(text.encode(), kind, OPTIONS, COMPAT)
 
 
 def output(text: str, kind: str) -> str:
     result = convert(text, kind)
-    again = convert_build_file(result.output, kind, COMPAT)
+    again = convert_build_file(result.output, kind, OPTIONS, COMPAT)
     assert again.output == result.output, "a second run changed the file"
     assert not [f for f in again.findings if f.finding.fix is not None]
     return result.output.decode()
@@ -225,8 +228,8 @@ def test_cli_strategy_compat(tmp_path: Path):
 
 
 # -------------------------------------------------------------- --compat-macro --
-def _with_macro(macro: str) -> BuildOptions:
-    return BuildOptions(("gfx90a",), Settings(strategy="compat", compat_macro=macro))
+def _with_macro(macro: str) -> BuildStep:
+    return CompatStrategy(macro=macro).build_findings
 
 
 @pytest.mark.parametrize("kind, text, defined", [
@@ -238,12 +241,12 @@ def test_the_hip_side_defines_the_project_macro(kind: str, text: str, defined: s
     """The compat header and the sources test --compat-macro: the HIP side
     defines it (it defined __HIP_PLATFORM_AMD__, so `make HIP=1` saw the
     CUDA includes)."""
-    out = convert_build_file(text.encode(), kind, _with_macro("USE_HIP")).output.decode()
+    out = convert_build_file(text.encode(), kind, OPTIONS, _with_macro("USE_HIP")).output.decode()
     assert defined in out and "__HIP_PLATFORM_AMD__" not in out
-    again = convert_build_file(out.encode(), kind, _with_macro("USE_HIP"))
+    again = convert_build_file(out.encode(), kind, OPTIONS, _with_macro("USE_HIP"))
     assert again.output.decode() == out
     # Another macro on a later run: the one definition is re-spelled.
-    other = convert_build_file(out.encode(), kind, _with_macro("WITH_ROCM"))
+    other = convert_build_file(out.encode(), kind, OPTIONS, _with_macro("WITH_ROCM"))
     assert other.output.decode() == out.replace("USE_HIP=1", "WITH_ROCM=1")
-    back = convert_build_file(other.output, kind, COMPAT)
+    back = convert_build_file(other.output, kind, OPTIONS, COMPAT)
     assert back.output.decode() == out.replace("USE_HIP=1", "__HIP_PLATFORM_AMD__=1")

@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 from hipport.check.session import CheckRequest, run_check
 from hipport.cli import cli
-from hipport.runner import Mode
+from hipport.delivery import Mode
 from tests.compat.helpers import compat_tree
 from tests.conftest import REPO
 

@@ -12,12 +12,16 @@ import pytest
 
 from hipport.compat import GUARD, MARKER
 from hipport.compat.header import covered_names, read_uses, render
-from hipport.pipeline import Request, run
-from hipport.runner import Mode, Outcome
-from hipport.settings import Settings
+from hipport.compat.strategy import CompatStrategy
+from hipport.delivery import Mode
+from hipport.jobs import Outcome
+from hipport.pipeline import run
+from hipport.request import Request
 from hipport.table import load_table
 from tests.compat.helpers import compat_tree
 from tests.toolchain import compile_hip
+
+COMPAT_STRATEGY = CompatStrategy()
 
 A = ('#include <cuda_runtime.h>\n#include "sub/common.cuh"\n'
      "void a(float **p) { cudaMalloc(p, 4); }\n")
@@ -27,7 +31,7 @@ K = ('#include "common.cuh"\n'
 
 
 def convert(*paths: Path, mode: Mode = Mode.IN_PLACE) -> list:
-    request = Request(tuple(paths), mode, Settings(strategy="compat"), cache=False, jobs=1)
+    request = Request(tuple(paths), mode, cache=False, jobs=1, strategy=COMPAT_STRATEGY)
     return run(request).results
 
 

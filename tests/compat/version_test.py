@@ -11,21 +11,25 @@ from click.testing import CliRunner
 
 from hipport.api import convert_source
 from hipport.cli import cli
-from hipport.settings import Settings
+from hipport.compat.strategy import CompatStrategy
+from hipport.rewrite import RewriteStrategy
+from hipport.strategy import Strategy
+
+COMPAT_STRATEGY = CompatStrategy()
 
 SOURCE = ("#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11020\n"
           "void f(void *p) { cudaFree(p); }\n#endif\n")
 
 
-def hp309(text: str, settings: Settings) -> tuple[str, bytes]:
-    result = convert_source(text, settings)
+def hp309(text: str, strategy: Strategy = RewriteStrategy()) -> tuple[str, bytes]:
+    result = convert_source(text, strategy=strategy)
     found = [f for f in result.findings if f.code == "HP309"]
     assert len(found) == 1, result.findings
     return found[0].finding.message, result.output
 
 
 def test_compat_says_the_line_is_unchanged_and_the_header_answers():
-    message, output = hp309(SOURCE, Settings(strategy="compat"))
+    message, output = hp309(SOURCE, COMPAT_STRATEGY)
     assert b"#if CUDART_VERSION >= 11020\n" in output
     assert "kept in a comment" not in message
     assert "the line is unchanged" in message
@@ -34,12 +38,12 @@ def test_compat_says_the_line_is_unchanged_and_the_header_answers():
 
 def test_compat_names_the_macros_its_header_leaves_undefined():
     message, _ = hp309("#ifdef __CUDACC_VER_BUILD__\nint x;\n#endif\n",
-                       Settings(strategy="compat"))
+                       COMPAT_STRATEGY)
     assert "__CUDACC_VER_BUILD__" in message and "undefined" in message
 
 
 def test_rewrite_says_the_test_was_replaced():
-    message, output = hp309(SOURCE, Settings())
+    message, output = hp309(SOURCE)
     assert b"#if 1 // CUDA 12.0 assumed: #if CUDART_VERSION >= 11020\n" in output
     assert "original kept in a comment" in message
 

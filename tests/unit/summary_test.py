@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 
 from hipport.api import convert_source
+from hipport.compat.strategy import CompatStrategy
 from hipport.report.model import Tally
 from hipport.score import FileStats, RunStats, reuse_rate
 from hipport.settings import Settings
+
+COMPAT_STRATEGY = CompatStrategy()
 
 
 def test_a_run_that_measured_nothing_shows_no_rate():
@@ -38,7 +41,7 @@ SOURCE = "#include <cuda_runtime.h>\nint x;\n#include <cublas_v2.h>\n"
 
 def test_lines_added_around_the_code_keep_it():
     # compat adds 5 lines to these 3 and changes none: "reuse -66.7% of 3 lines".
-    result = convert_source(SOURCE, Settings(strategy="compat"))
+    result = convert_source(SOURCE, strategy=COMPAT_STRATEGY)
     assert result.output.count(b"\n") == 8
     stats = RunStats(files_converted=1)
     stats.add(result.stats)

@@ -6,13 +6,13 @@ assigned or referenced.  Comments and define blocks are left alone."""
 from __future__ import annotations
 
 from hipport.buildfiles.flags import rewrite_flags
-from hipport.buildfiles.make_rdc import rdc_links
-from hipport.buildfiles.make_rocm_path import rocm_root
-from hipport.buildfiles.make_tokens import LineKind, MakeLine, lex_make
-from hipport.buildfiles.options import BuildOptions
+from hipport.buildfiles.make.rdc import rdc_links
+from hipport.buildfiles.make.rocm_path import rocm_root
+from hipport.buildfiles.make.tokens import LineKind, MakeLine
 from hipport.buildfiles.words import Word, split_words
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 VARIABLE_RENAMES = {"NVCC": "HIPCC", "NVCCFLAGS": "HIPCCFLAGS", "NVCC_FLAGS": "HIPCC_FLAGS",
                     "CUDA_PATH": "ROCM_PATH", "CUDA_HOME": "ROCM_PATH",
@@ -25,19 +25,19 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _NAME_DIRECTIVES = frozenset({"ifdef", "ifndef", "export", "unexport", "undefine", "override"})
 
 
-def make_findings(text: str, options: BuildOptions) -> list[Finding]:
-    # A single-source Makefile keeps its variable names: the HIP side only
-    # gives them other values (CUDA_PATH holds the ROCm root).
-    compat = options.settings.strategy == "compat"
-    renames = {} if compat else VARIABLE_RENAMES
+def make_findings(text: str, lines: list[MakeLine], options: Settings,
+                  keep_names: bool = False) -> list[Finding]:
+    """``keep_names``: a single-source Makefile keeps its variable names, the
+    HIP side only gives them other values (CUDA_PATH holds the ROCm root)."""
+    renames = {} if keep_names else VARIABLE_RENAMES
     findings: list[Finding] = []
     values: dict[str, list[str]] = {}  # every value given to each variable
     nvcc_recipes: list[tuple[Word, list[Word]]] = []
-    for line in lex_make(text):
+    for line in lines:
         if line.kind in (LineKind.BLANK, LineKind.COMMENT, LineKind.DEFINE_BODY):
             continue
         claimed: list[tuple[int, int]] = []
-        root = rocm_root(text, line, compat) if line.kind is LineKind.ASSIGNMENT else None
+        root = rocm_root(text, line, keep_names) if line.kind is LineKind.ASSIGNMENT else None
         if root is not None:
             findings.append(root)
             continue
@@ -73,7 +73,7 @@ def _recipe_end(text: str, line: MakeLine) -> int:
     return line.end
 
 
-def _flags(text: str, words: list[Word], options: BuildOptions, nvcc: bool,
+def _flags(text: str, words: list[Word], options: Settings, nvcc: bool,
            findings: list[Finding]) -> list[tuple[int, int]]:
     result = rewrite_flags(text, words, options.offload_arch, nvcc=nvcc)
     findings += result.findings

@@ -7,18 +7,18 @@ skips claimed spans.  Device linking lives in ``cmake_rdc``, nvcc flags in
 ``cmake_flags``."""
 from __future__ import annotations
 
-from hipport.buildfiles import cmake_names as N
-from hipport.buildfiles.cmake_flags import flag_arguments
-from hipport.buildfiles.cmake_pass import CMakePass, indent
-from hipport.buildfiles.cmake_rdc import architectures, properties, separable
-from hipport.buildfiles.cmake_renames import rename_names, unknown_libraries
-from hipport.buildfiles.cmake_tokens import ArgKind, Command
+from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.flags import flag_arguments
+from hipport.buildfiles.cmake.passes import CMakePass, indent
+from hipport.buildfiles.cmake.rdc import architectures, properties, separable
+from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
+from hipport.buildfiles.cmake.tokens import ArgKind, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, PACKAGES
-from hipport.buildfiles.options import BuildOptions
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 
-def cmake_findings(text: str, commands: list[Command], options: BuildOptions) -> list[Finding]:
+def cmake_findings(text: str, commands: list[Command], options: Settings) -> list[Finding]:
     p = CMakePass(text, options)
     _survey(p, commands)
     for cmd in commands:
@@ -121,8 +121,8 @@ def _find_package(p: CMakePass, cmd: Command) -> None:
 def _insert_find_packages(p: CMakePass) -> None:
     needed: dict[str, int] = {}
     for lib, at in p.libraries.items():
-        if lib.package and lib.package not in p.found_packages:
-            needed.setdefault(lib.package, at)
+        if lib.extra_package and lib.extra_package not in p.found_packages:
+            needed.setdefault(lib.extra_package, at)
     if not needed:
         return
     if not p.toolkit_finds:

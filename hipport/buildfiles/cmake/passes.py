@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hipport.buildfiles.cmake_tokens import Command
+from hipport.buildfiles.cmake.tokens import Command
 from hipport.buildfiles.libraries import RocmLibrary
-from hipport.buildfiles.options import BuildOptions
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 
 @dataclass
 class CMakePass:
     text: str
-    options: BuildOptions
+    options: Settings
     findings: list[Finding] = field(default_factory=list)
     claimed: list[tuple[int, int]] = field(default_factory=list)
     libraries: dict[RocmLibrary, int] = field(default_factory=dict)  # -> first use offset
