@@ -27,7 +27,6 @@ FIRST_LOCATIONS = 5  # locations listed per ledger row or finding code
 class Tally:
     files: int = 0
     lines: int = 0
-    changed_lines: int = 0
     refs_converted: int = 0
     refs_unconverted: int = 0
     open_findings: int = 0  # hazards and other non-reference findings left to a person
@@ -48,11 +47,16 @@ class Tally:
     @property
     def unchanged_lines(self) -> int:
         """Original lines kept exactly as they were."""
-        return self.lines - min(self.edited_lines, self.lines)
+        return self.lines - self.changed_lines
+
+    @property
+    def changed_lines(self) -> int:
+        """Original lines an edit changed: ``lines - unchanged_lines`` (lines
+        inserted whole between two others change neither of them)."""
+        return min(self.edited_lines, self.lines)
 
     def plus(self, other: Tally) -> Tally:
         return Tally(self.files + other.files, self.lines + other.lines,
-                     self.changed_lines + other.changed_lines,
                      self.refs_converted + other.refs_converted,
                      self.refs_unconverted + other.refs_unconverted,
                      self.open_findings + other.open_findings,
@@ -60,7 +64,7 @@ class Tally:
 
     @classmethod
     def of(cls, stats: FileStats, open_findings: int, files: int = 1) -> Tally:
-        return cls(files, stats.lines, stats.changed_lines, stats.refs_converted,
+        return cls(files, stats.lines, stats.refs_converted,
                    stats.refs_unconverted, open_findings, stats.edited_lines)
 
 

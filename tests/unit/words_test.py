@@ -50,6 +50,8 @@ def test_report_of_one_file_one_line_one_reference(tmp_path: Path):
     assert "x 1 use " in text
     html = run("report", str(tmp_path), "--format", "html").stdout
     assert "unmapped, 1 use," in html and "1 unconverted reference<" in html
+    assert "conversion rate (0 of 1 reference)" in html
+    assert "reuse rate (1 of 1 line unchanged)" in html
     (tmp_path / "a.cu").write_text("void f(void *p) { cudaFree(p); }\n")
     flat = " ".join(run("report", str(tmp_path), "--format", "text").stdout.split())
     assert "1 of 1 CUDA reference converts automatically" in flat
