@@ -5,6 +5,8 @@ Flags are rewritten in variable values and recipe lines; variable renames
 assigned or referenced.  Comments and define blocks are left alone."""
 from __future__ import annotations
 
+import re
+
 from hipport.buildfiles.flags import rewrite_flags
 from hipport.buildfiles.make.rdc import rdc_links
 from hipport.buildfiles.make.rocm_path import rocm_root
@@ -47,6 +49,8 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             nvcc = any(h in line.name.text.upper() for h in _NVCC_HINTS)
             words = list(split_words(text, line.value_start, line.content_end))
             claimed = _flags(text, words, options, nvcc, findings)
+            if not nvcc:
+                findings += _host_platform(text, words)
         elif line.kind is LineKind.RECIPE:
             words = list(split_words(text, line.value_start, _recipe_end(text, line)))
             compiler = next((w for w in words if _is_nvcc_word(w.text)), None)
@@ -54,6 +58,8 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             if compiler is not None:
                 nvcc_recipes.append((compiler, words))
             claimed = _flags(text, words, options, nvcc, findings)
+            if not nvcc:
+                findings += _host_platform(text, words)
         elif line.kind is LineKind.DIRECTIVE:
             words = list(split_words(text, line.start, line.content_end))
             if len(words) > 1 and words[0].text in _NAME_DIRECTIVES:
@@ -63,6 +69,25 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             if not any(s <= word.start and word.end <= e for s, e in claimed):
                 findings += _inside_word(text, word, renames)
     return findings + rdc_links(nvcc_recipes, values)
+
+
+_TOOLKIT_INCLUDE = re.compile(r"-I\s*(?:\$[({](?:" + "|".join(sorted(_TOOLKIT_VARIABLES)) +
+                              r")[)}]|" + re.escape(CUDA_PREFIX) + r"(?:-[\d.]+)?)/include/?$")
+PLATFORM_FLAG = "-D__HIP_PLATFORM_AMD__"
+
+
+def _host_platform(text: str, words: list[Word]) -> list[Finding]:
+    """A C/C++ compile line (not nvcc's) with the toolkit's include path: it
+    gets HIP's, and beside it the HIP platform macro, without which
+    hip_runtime.h stops with #error (HP615)."""
+    if any(w.text.startswith(PLATFORM_FLAG) for w in words):
+        return []
+    for w in words:
+        if _TOOLKIT_INCLUDE.match(w.text):
+            return [_edit("HP615", f"{w.text}: C/C++ compiled without hipcc gets "
+                          f"{PLATFORM_FLAG} with HIP's include path", w.end, w.end,
+                          " " + PLATFORM_FLAG)]
+    return []
 
 
 def _recipe_end(text: str, line: MakeLine) -> int:
