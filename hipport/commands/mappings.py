@@ -7,6 +7,8 @@ from typing import Sequence
 import click
 
 from hipport.errors import HipportError, UsageError
+from hipport.polyfills.load import bundled_polyfills, merge
+from hipport.polyfills.schema import is_polyfill_file, parse_polyfill_file
 from hipport.suggest import did_you_mean
 from hipport.table import load_table
 from hipport.table.coverage import coverage
@@ -62,11 +64,25 @@ def show(names: Sequence[str], rules: Sequence[str]) -> int:
     return 1 if missing else 0
 
 
+def _validate_polyfills(text: str, path: Path) -> str:
+    """A polyfill file, checked with the bundled files it may require (the
+    bundled family of the same name is the one it replaces)."""
+    family = parse_polyfill_file(text, str(path))
+    others = [f for f in bundled_polyfills().families if f.id != family.id]
+    merge([*others, family])
+    return f"{path}: {len(family.fallbacks)} fallbacks, valid"
+
+
 def validate(files: Sequence[Path]) -> int:
+    """Mapping files and polyfill files (told apart by their schema)."""
     failures = 0
     for path in files:
         try:
-            entries = parse_mapping_file(path.read_text(encoding="utf-8"), str(path))
+            text = path.read_text(encoding="utf-8")
+            if is_polyfill_file(text):
+                click.echo(_validate_polyfills(text, path))
+                continue
+            entries = parse_mapping_file(text, str(path))
             seen: dict[str, str] = {}
             for e in entries:
                 if e.cuda in seen:

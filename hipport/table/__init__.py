@@ -33,9 +33,16 @@ def _bundled_root() -> Traversable:
     return resources.files("hipport") / "_mappings"
 
 
+# mappings/polyfills/ holds the fallbacks of the polyfill header
+# (hipport.polyfills), in their own schema: not catalogue entries.
+POLYFILLS_DIR = "polyfills"
+
+
 def _yaml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
     for child in sorted(root.iterdir(), key=lambda c: c.name):
         rel = f"{prefix}{child.name}"
+        if rel == POLYFILLS_DIR:
+            continue
         if child.is_dir():
             yield from _yaml_files(child, rel + "/")
         elif child.name.endswith((".yaml", ".yml")):

@@ -1,0 +1,78 @@
+"""Every fallback compiles: its use (tests/polyfills/uses/ID.cu) compiles
+with nvcc as CUDA, and, converted by hipport (rewrite and compat), through
+the generated header with each HIP oracle, for gfx90a and gfx942 (HIP 5.2's
+Clang 15 does not know gfx942: gfx90a only there). Without the header the
+converted use does not compile: the fallback is what makes it build, and the
+oracle has no real API the data does not know of."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipport.polyfills import Fallback, Status, emulations
+from tests.polyfills.helpers import (
+    NAMED,
+    USES,
+    arch_args,
+    compat_unit,
+    rewrite_unit,
+    target_of,
+    use_of,
+)
+from tests.toolchain import HipOracle, compile_cuda, compile_hip, require_nvcc
+
+pytestmark = pytest.mark.slow
+
+
+def test_every_fallback_has_a_use_that_names_all_its_names():
+    for fallback in NAMED:
+        text = use_of(fallback).read_text()
+        missing = [n for n in fallback.cuda_names if n.split("::")[-1] not in text]
+        assert missing == [], f"{use_of(fallback).name} does not use {missing}"
+    assert sorted(p.stem for p in USES.glob("*.cu")) == sorted(f.id for f in NAMED)
+
+
+@pytest.mark.parametrize("fallback", NAMED, ids=lambda f: f.id)
+def test_the_cuda_use_compiles_with_nvcc(fallback: Fallback):
+    require_nvcc()
+    proc = compile_cuda(use_of(fallback))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def _status(fallback: Fallback, target: str) -> Status:
+    (found,) = {e.status for e in emulations(fallback.cuda_names, target, {fallback.exactness})}
+    return found
+
+
+def _compile(unit: Path, oracle: HipOracle, *extra: str) -> str | None:
+    proc = compile_hip(unit, extra_args=[*arch_args(oracle), *extra], oracle=oracle)
+    return None if proc.returncode == 0 else proc.stderr[-4000:]
+
+
+@pytest.mark.parametrize("context", ["rewrite", "compat"])
+@pytest.mark.parametrize("fallback", NAMED, ids=lambda f: f.id)
+def test_the_converted_use_compiles_through_the_header(fallback: Fallback, context: str,
+                                                       tmp_path: Path, hip_oracle: HipOracle):
+    target = target_of(hip_oracle)
+    status = _status(fallback, target)
+    if status is Status.ROCM_TOO_OLD:
+        # Nothing to compile: the fallback is reported (HP706) instead.
+        assert fallback.rocm.needs is not None
+        return
+    make = rewrite_unit if context == "rewrite" else compat_unit
+    unit = make(use_of(fallback), tmp_path / "out", list(fallback.cuda_names), target)
+    assert _compile(unit, hip_oracle) is None, _compile(unit, hip_oracle)
+
+
+@pytest.mark.parametrize("fallback", NAMED, ids=lambda f: f.id)
+def test_without_the_header_the_converted_use_does_not_compile(fallback: Fallback,
+                                                               tmp_path: Path,
+                                                               hip_oracle: HipOracle):
+    target = target_of(hip_oracle)
+    unit = rewrite_unit(use_of(fallback), tmp_path / "out", [], target, polyfill=False)
+    error = _compile(unit, hip_oracle, "-fsyntax-only")
+    if _status(fallback, target) is Status.NATIVE:
+        assert error is None, f"rocm.real says ROCm {target} has it:\n{error}"
+    else:
+        assert error is not None, f"ROCm {target} compiles it without the fallback: rocm.real?"
