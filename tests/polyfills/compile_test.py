@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hipport.polyfills import Fallback, Status, emulations
+from tests.ci import missing
 from tests.polyfills.helpers import (
     NAMED,
     USES,
@@ -20,7 +21,14 @@ from tests.polyfills.helpers import (
     target_of,
     use_of,
 )
-from tests.toolchain import HipOracle, compile_cuda, compile_hip, require_nvcc
+from tests.toolchain import (
+    REPO_ROOT,
+    HipOracle,
+    compile_cuda,
+    compile_hip,
+    require_hip_oracle,
+    require_nvcc,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -76,3 +84,22 @@ def test_without_the_header_the_converted_use_does_not_compile(fallback: Fallbac
         assert error is None, f"rocm.real says ROCm {target} has it:\n{error}"
     else:
         assert error is not None, f"ROCm {target} compiles it without the fallback: rocm.real?"
+
+
+ROCM_5_7 = REPO_ROOT / ".toolchain" / "doctor-roots" / "trixie" / "usr" / "include"
+
+
+@pytest.mark.parametrize("fallback", [f for f in NAMED if f.rocm.needs == "5.7"],
+                         ids=lambda f: f.id)
+def test_what_needs_rocm_5_7_parses_with_its_headers(fallback: Fallback, tmp_path: Path):
+    """No oracle compiles for ROCm 5.7; HIP 5.2's Clang parses its headers
+    (Debian 13's, `rocm_version` evidence too), which have the HIP types the
+    fallback builds on, and a different __hip_bfloat16 from 6.4's."""
+    if not (ROCM_5_7 / "hip" / "hip_version.h").is_file():
+        missing(f"the ROCm 5.7 headers are not unpacked under {ROCM_5_7}")
+    oracle = require_hip_oracle("hip-5.2")
+    assert "HIP_VERSION_MINOR 7" in (ROCM_5_7 / "hip" / "hip_version.h").read_text()
+    unit = rewrite_unit(use_of(fallback), tmp_path / "out", list(fallback.cuda_names), "5.7")
+    proc = compile_hip(unit, extra_args=["-isystem", str(ROCM_5_7), "-fsyntax-only"],
+                       oracle=oracle)
+    assert proc.returncode == 0, proc.stderr[-3000:]
