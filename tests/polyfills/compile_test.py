@@ -6,6 +6,7 @@ converted use does not compile: the fallback is what makes it build, and the
 oracle has no real API the data does not know of."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,32 @@ def test_what_needs_rocm_5_7_parses_with_its_headers(fallback: Fallback, tmp_pat
     proc = compile_hip(unit, extra_args=["-isystem", str(ROCM_5_7), "-fsyntax-only"],
                        oracle=oracle)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+# What the GPU code of a fallback does, in the device LLVM IR of its use: the
+# cache hints become non-temporal or volatile accesses, __syncwarp fences at
+# wavefront scope, __nanosleep sleeps.
+DEVICE_IR = {
+    "ldcs-ldlu": [r"load float, ptr addrspace\(1\) .*!nontemporal",
+                  r"load i64, ptr addrspace\(1\) .*!nontemporal"],
+    "stcs": [r"store float .*!nontemporal", r"store i16 .*!nontemporal"],
+    "ldcv": [r"load volatile i32", r"load volatile i64"],
+    "stwt": [r"store volatile i64", r"store volatile i32 1"],
+    "syncwarp": [r'fence syncscope\("wavefront"\) release', r"llvm\.amdgcn\.wave\.barrier",
+                 r'fence syncscope\("wavefront"\) acquire'],
+    "nanosleep": [r"llvm\.amdgcn\.s\.sleep\(i32 1\)"],
+}
+
+
+@pytest.mark.parametrize("fallback_id, patterns", DEVICE_IR.items(), ids=list(DEVICE_IR))
+def test_the_device_code_does_what_the_fallback_says(fallback_id: str, patterns: list[str],
+                                                     tmp_path: Path, hip_oracle: HipOracle):
+    fallback = next(f for f in NAMED if f.id == fallback_id)
+    unit = rewrite_unit(use_of(fallback), tmp_path / "out", list(fallback.cuda_names),
+                        target_of(hip_oracle))
+    ir = tmp_path / "device.ll"
+    proc = compile_hip(unit, extra_args=["--cuda-device-only", "-S", "-emit-llvm", "-O2"],
+                       oracle=hip_oracle, output=ir)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    text = ir.read_text()
+    assert [p for p in patterns if not re.search(p, text)] == []
