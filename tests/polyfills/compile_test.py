@@ -122,6 +122,9 @@ DEVICE_IR = {
     "syncwarp": [r'fence syncscope\("wavefront"\) release', r"llvm\.amdgcn\.wave\.barrier",
                  r'fence syncscope\("wavefront"\) acquire'],
     "nanosleep": [r"llvm\.amdgcn\.s\.sleep\(i32 1\)"],
+    "trap": [r"llvm\.trap"],
+    "block-atomics": [r"atomicrmw (volatile )?add ptr addrspace\(3\)", r"cmpxchg",
+                      r"atomicrmw (volatile )?(max|umax)"],
 }
 
 

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.slow
 
 SEMANTIC = Path(__file__).resolve().parent / "semantic"
 # Families whose fallbacks run over the wavefront model, with clang++.
-WAVE_FAMILIES = ("cache-hints", "warp", "cooperative-groups")
+WAVE_FAMILIES = ("cache-hints", "warp", "cooperative-groups", "device-functions")
 HOST_CXX = ("clang++-15", "clang++")
 
 

@@ -208,3 +208,36 @@ class coalesced_group {
 };
 inline coalesced_group coalesced_threads() { return coalesced_group(__ballot(1)); }
 }  // namespace cooperative_groups
+
+// ---- HIP's atomics, as the block-scope fallbacks call them -----------------
+namespace wave {
+struct Trap {};
+template <typename T, typename F>
+T atomic_update(T* address, F next) {
+    std::atomic_ref<T> ref(*address);
+    T old = ref.load();
+    while (!ref.compare_exchange_weak(old, next(old))) {
+    }
+    return old;
+}
+}  // namespace wave
+#define __builtin_trap() throw wave::Trap()
+
+template <typename T> T atomicAdd(T* a, T v) { return wave::atomic_update(a, [&](T o) { return o + v; }); }
+template <typename T> T atomicSub(T* a, T v) { return wave::atomic_update(a, [&](T o) { return o - v; }); }
+template <typename T> T atomicExch(T* a, T v) { return wave::atomic_update(a, [&](T) { return v; }); }
+template <typename T> T atomicMin(T* a, T v) { return wave::atomic_update(a, [&](T o) { return v < o ? v : o; }); }
+template <typename T> T atomicMax(T* a, T v) { return wave::atomic_update(a, [&](T o) { return o < v ? v : o; }); }
+template <typename T> T atomicAnd(T* a, T v) { return wave::atomic_update(a, [&](T o) { return o & v; }); }
+template <typename T> T atomicOr(T* a, T v) { return wave::atomic_update(a, [&](T o) { return o | v; }); }
+template <typename T> T atomicXor(T* a, T v) { return wave::atomic_update(a, [&](T o) { return o ^ v; }); }
+// CUDA's and HIP's definitions of the wrapping increment and decrement.
+inline unsigned atomicInc(unsigned* a, unsigned v) {
+    return wave::atomic_update(a, [&](unsigned o) { return o >= v ? 0u : o + 1; });
+}
+inline unsigned atomicDec(unsigned* a, unsigned v) {
+    return wave::atomic_update(a, [&](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
+}
+template <typename T> T atomicCAS(T* a, T compare, T v) {
+    return wave::atomic_update(a, [&](T o) { return o == compare ? v : o; });
+}
