@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from hipport.polyfills import DEFAULT_HEADER, Fallback, Status, emulations
+from hipport.polyfills import DEFAULT_HEADER, Fallback, Status, emulations, render
 from tests.ci import missing
 from tests.polyfills.helpers import (
+    EVERY_EXACTNESS,
     NAMED,
+    POLYFILLS,
     USES,
     arch_args,
     compat_unit,
@@ -140,3 +142,44 @@ def test_the_device_code_does_what_the_fallback_says(fallback_id: str, patterns:
     assert proc.returncode == 0, proc.stderr[-3000:]
     text = ir.read_text()
     assert [p for p in patterns if not re.search(p, text)] == []
+
+
+def _whole_header(tmp_path: Path, target: str) -> Path:
+    (tmp_path / DEFAULT_HEADER).write_bytes(
+        render(list(POLYFILLS.by_name), target, EVERY_EXACTNESS))
+    return tmp_path / DEFAULT_HEADER
+
+
+def test_every_fallback_together_compiles(tmp_path: Path, hip_oracle: HipOracle):
+    """No two fallbacks clash: the header with all of them, in one unit."""
+    _whole_header(tmp_path, target_of(hip_oracle))
+    unit = tmp_path / "all.cpp"
+    unit.write_text(f'#include "{DEFAULT_HEADER}"\n'
+                    "__global__ void k(unsigned* out) { out[0] = __reduce_add_sync(~0u, 1u); }\n")
+    assert _compile(unit, hip_oracle) is None, _compile(unit, hip_oracle)
+
+
+def test_a_c_file_gets_none_of_them(tmp_path: Path, hip_oracle: HipOracle):
+    _whole_header(tmp_path, target_of(hip_oracle))
+    unit = tmp_path / "plain.c"
+    unit.write_text(f'#include "{DEFAULT_HEADER}"\nint main(void) {{ return 0; }}\n')
+    proc = compile_hip(unit, oracle=hip_oracle, language="c")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_rocms_own_warp_sync_builtins_take_over_when_enabled(tmp_path: Path,
+                                                             hip_oracle: HipOracle):
+    """With HIP_ENABLE_WARP_SYNC_BUILTINS, ROCm 6.2+ declares __match_any_sync
+    (64-bit masks): the fallback steps aside there, and only there."""
+    _whole_header(tmp_path, target_of(hip_oracle))
+    unit = tmp_path / "builtins.cpp"
+    unit.write_text("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n"
+                    f'#include "{DEFAULT_HEADER}"\n'
+                    "__global__ void k(unsigned long long* out, int v) {\n"
+                    "  out[0] = __match_any_sync(~0ull, v);\n}\n")
+    assert _compile(unit, hip_oracle) is None, _compile(unit, hip_oracle)
+    preprocessed = compile_hip(unit, extra_args=["-E", "--cuda-device-only"], oracle=hip_oracle,
+                               output=tmp_path / "builtins.i")
+    assert preprocessed.returncode == 0, preprocessed.stderr[-2000:]
+    ours = "unsigned __match_any_sync(Mask mask, T value)"
+    assert (ours in (tmp_path / "builtins.i").read_text()) == (hip_oracle.hip_version < (6, 2))
