@@ -7,6 +7,8 @@ from typing import Any
 
 import yaml
 
+from hipport.table import POLYFILLS_DIR
+
 REPO = Path(__file__).resolve().parents[2]
 MAPPINGS = REPO / "mappings"
 
@@ -36,7 +38,9 @@ class Located:
 
 
 def yaml_files() -> list[Path]:
-    return sorted(p for p in MAPPINGS.rglob("*.yaml"))
+    """The mapping files (mappings/polyfills/ holds fallbacks, another schema)."""
+    return sorted(p for p in MAPPINGS.rglob("*.yaml")
+                  if p.relative_to(MAPPINGS).parts[0] != POLYFILLS_DIR)
 
 
 def load_documents() -> dict[str, dict[str, Any]]:
