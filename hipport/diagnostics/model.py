@@ -22,6 +22,7 @@ class Category(enum.Enum):
     CODE_RULE = "code-rule"  # a construct a code rule rewrites (HP3xx)
     HAZARD = "hazard"  # code that behaves differently on AMD GPUs (HP4xx, HP5xx)
     BUILD = "build"  # CMake and Makefiles (HP6xx)
+    POLYFILL = "polyfill"  # a CUDA API emulated by the generated polyfill header (HP7xx)
     LEDGER = "ledger"  # a CUDA API left for a person, or converted with a caveat (HP9xx)
 
 

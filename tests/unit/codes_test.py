@@ -31,9 +31,10 @@ def test_the_ledger_and_the_conversion_rate():
     ledger = {c.code: c.ledger for c in CODES.values() if c.ledger is not None}
     assert ledger == {"HP900": Ledger.UNMAPPED, "HP901": Ledger.UNSUPPORTED,
                       "HP902": Ledger.DEPRECATED, "HP903": Ledger.REMOVED,
-                      "HP904": Ledger.REVIEW, "HP905": Ledger.ROCM_TOO_OLD}
+                      "HP904": Ledger.REVIEW, "HP905": Ledger.ROCM_TOO_OLD,
+                      "HP705": Ledger.UNSUPPORTED, "HP706": Ledger.ROCM_TOO_OLD}
     assert {c.code for c in CODES.values() if c.unconverted} == {"HP900", "HP901", "HP903",
-                                                                "HP905"}
+                                                                "HP905", "HP705", "HP706"}
     references = {c.code for c in CODES.values() if c.reference}
     assert {"HP101", "HP201", "HP212", "HP301", "HP302", "HP900", "HP904"} <= references
     assert not references & {"HP001", "HP303", "HP306", "HP401", "HP601"}
@@ -41,7 +42,8 @@ def test_the_ledger_and_the_conversion_rate():
 
 @pytest.mark.parametrize("category, numbers", [
     (Category.TOOL, "0"), (Category.RENAME, "12"), (Category.CODE_RULE, "3"),
-    (Category.HAZARD, "45"), (Category.BUILD, "6"), (Category.LEDGER, "9"),
+    (Category.HAZARD, "45"), (Category.BUILD, "6"), (Category.POLYFILL, "7"),
+    (Category.LEDGER, "9"),
 ])
 def test_categories_follow_the_numbering(category: Category, numbers: str):
     # The numbering documents the categories; nothing reads meaning from it.
