@@ -195,7 +195,8 @@ def cli(ctx: click.Context) -> None:
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
               metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
-@click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain.")
+@click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain or "
+              "a change needs confirming (HP411).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (no progress "
               "bar, no findings).")

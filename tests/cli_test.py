@@ -95,6 +95,18 @@ def test_strict_exit_code_on_unconverted(tmp_path: Path):
     assert run("convert", str(f), "--diff").exit_code == 0
 
 
+def test_strict_fails_on_a_dropped_warp_mask_it_lists(tmp_path: Path):
+    # Issue 26: the mask is dropped by default (the call compiles on every
+    # target only so) and flagged; --strict fails on the flag.
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"__device__ int f(int v, unsigned m) { return __shfl_down_sync(m, v, 1); }\n")
+    result = run("convert", str(f), "--diff", "--strict")
+    assert "return __shfl_down(v, 1);" in result.stdout
+    assert "HP411" in result.stderr and "the mask `m`" in result.stderr
+    assert "--strict" in result.stderr and result.exit_code == 1
+    assert run("convert", str(f), "--diff").exit_code == 0
+
+
 def test_binary_file_is_skipped_and_batch_goes_on(tree: Path, tmp_path: Path):
     (tree / "blob.cu").write_bytes(b"\x00\x01\x02cudaFree\x00")
     out = tmp_path / "out"

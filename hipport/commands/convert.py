@@ -17,7 +17,7 @@ from hipport.output.progress import progress_bar
 from hipport.output.style import color_diff, color_wanted, interactive
 from hipport.pipeline import Plan, Request, Run, execute, plan
 from hipport.runner import Mode
-from hipport.score import UNREAD, not_read
+from hipport.score import UNREAD, not_read, to_confirm
 from hipport.stale import prune, stale_outputs
 
 _STALE_SHOWN = 10  # stale outputs named one by one; the rest are counted
@@ -203,5 +203,12 @@ def _exit_code(run: Run, req: ConvertRequest) -> int:
                        f"{'were' if unread != 1 else 'was'} not converted", err=True)
             return 1
         if stats.totals.refs_unconverted:
+            return 1
+        unconfirmed = [f for r in run.results for f in to_confirm(r.findings)]
+        if unconfirmed:
+            n, codes = len(unconfirmed), sorted({f.code for f in unconfirmed})
+            click.echo(f"hipport: --strict: {n} change{'s' if n != 1 else ''} "
+                       f"{'need' if n != 1 else 'needs'} a person's confirmation ("
+                       + ", ".join(codes) + f"; `hipport explain {codes[0]}` says how)", err=True)
             return 1
     return 0

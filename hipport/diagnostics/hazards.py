@@ -143,6 +143,28 @@ _HAZARDS: tuple[Code, ...] = (
              "only where the algorithm deliberately works on groups of 32 lanes.",
              "for (int m = 16; m > 0; m /= 2)\n    v += __shfl_xor_sync(FULL_MASK, v, m, 32);",
              "for (int m = warpSize / 2; m > 0; m /= 2)\n    v += __shfl_xor(v, m);")),
+    Code("HP411", "warp-mask-dropped",
+         "A warp `_sync` call whose mask is not the whole warp lost its mask: HIP's "
+         "mask-less form acts on the lanes active at the call.", Severity.WARNING, _explain(
+             "CUDA's `__shfl_*_sync`, `__ballot_sync`, `__any_sync` and `__all_sync` take the "
+             "mask of the lanes that take part. HIP 5.2 has no `_sync` forms at all; ROCm 6.2+ "
+             "declares them only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, with a "
+             "64-bit mask (a 32-bit one fails a `static_assert`) that must equal the lanes "
+             "active at the call, so widening a CUDA mask is wrong on 64-lane wavefronts. "
+             "What compiles on every target is the mask-less form, which hipport emits: it "
+             "acts on whichever lanes are active. That is the mask's meaning only when exactly "
+             "the mask's lanes reach the call (a full mask, or a mask computed as the active "
+             "lanes); lanes that diverged elsewhere (allowed since Volta) are never waited "
+             "for on AMD.",
+             "Check that the lanes named by the mask are the lanes active at the call; if "
+             "they are not, restructure the code so that they are (or keep a 64-bit mask "
+             "under `HIP_ENABLE_WARP_SYNC_BUILTINS` on ROCm 6.2+). `hipport convert --strict` "
+             "fails while such calls are left unconfirmed; `// hipport: ignore[HP411]` on "
+             "the line confirms one.",
+             "unsigned m = __ballot_sync(0xffffffff, lane < n);\n"
+             "if (lane < n) v += __shfl_down_sync(m, v, 1);",
+             "unsigned long long m = __ballot(lane < n);\n"
+             "if (lane < n) v += __shfl_down(v, 1);  // the lanes of m are the active ones")),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(
@@ -287,5 +309,8 @@ _HAZARDS: tuple[Code, ...] = (
 _FIXABLE = {"HP401": Fixable.UNSAFE, "HP402": Fixable.UNSAFE, "HP404": Fixable.UNSAFE,
             "HP405": Fixable.UNSAFE,
             "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE}
+# Changes made by default that a person must confirm (`convert --strict` fails).
+_CONFIRM = frozenset({"HP411"})
 HAZARDS_CODES = tuple(replace(c, category=Category.HAZARD,
-                              fixable=_FIXABLE.get(c.code, Fixable.NEVER)) for c in _HAZARDS)
+                              fixable=_FIXABLE.get(c.code, Fixable.NEVER),
+                              confirm=c.code in _CONFIRM) for c in _HAZARDS)

@@ -34,9 +34,7 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
         elif entry.kind == "header" or (entry.kind == "namespace") != (ref.role is Role.NAMESPACE):
             continue  # e.g. a namespace name used as a variable: not this entry
         else:
-            finding = _convert(ctx, ref, entry)
-            if finding is not None:
-                yield finding
+            yield from _convert(ctx, ref, entry)
 
 
 def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
@@ -61,27 +59,31 @@ def _finding(code: str, message: str, ref: Reference, entry: Mapping,
                    hip_name=entry.hip, library=entry.library, note=entry.note)
 
 
-def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
+def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     note = f": {entry.note}" if entry.note else ""
     if entry.status is Status.UNSUPPORTED:
-        return _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
+        yield _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
+        return
     if entry.status is Status.REMOVED:
-        return _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)
+        yield _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)
+        return
     target = ctx.settings.rocm_version
     entry, availability = for_target(entry, target)
     note = f": {entry.note}" if entry.note else ""
     if target is not None and availability is not Availability.AVAILABLE:
-        return _finding("HP905", unavailable_reason(entry, availability, target) + note,
-                        ref, entry)
-    detail = review = ""
+        yield _finding("HP905", unavailable_reason(entry, availability, target) + note,
+                       ref, entry)
+        return
+    detail = caveat = ""
     extra: tuple[Edit, ...] = ()
     if entry.rule is not None:
         outcome = argument_rules()[entry.rule](ctx.data, ref, target)
         if outcome is None:
-            return _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
-                            f"rewritten ({entry.rule}) and this use is not a plain call; "
-                            "convert it by hand", ref, entry)
-        extra, detail, review = outcome.edits, outcome.detail, outcome.review
+            yield _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
+                           f"rewritten ({entry.rule}) and this use is not a plain call; "
+                           "convert it by hand", ref, entry)
+            return
+        extra, detail, caveat = outcome.edits, outcome.detail, outcome.caveat
         if outcome.hip is not None:
             entry = replace(entry, hip=outcome.hip)
     assert entry.hip is not None
@@ -90,15 +92,17 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
         edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
     edits += extra
     if not edits:
-        return None
-    # A rewrite that may change this call's meaning is an unsafe fix, whatever the entry.
-    applicability = Applicability.UNSAFE if entry.unsafe or review else Applicability.SAFE
+        return
+    applicability = Applicability.UNSAFE if entry.unsafe else Applicability.SAFE
     code = LIBRARY_CODES.get(entry.library, "HP200")
     if entry.status is Status.DEPRECATED:
         code = "HP902"
     elif applicability is Applicability.UNSAFE and not ctx.settings.unsafe_fixes:
         code = "HP904"
-    message = (f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "")
-               + (f"; {review}" if review else "") + note)
+    message = f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "") + note
     fix = Fix(edits, applicability, f"Replace `{entry.cuda}` with `{entry.hip}`")
-    return _finding(code, message, ref, entry, fix)
+    yield _finding(code, message, ref, entry, fix)
+    if caveat:
+        # The rewrite above is what compiles; what it may change is said apart.
+        yield Finding("HP411", f"`{entry.cuda}` -> `{entry.hip}`: {caveat}", ref.start, ref.end,
+                      cuda_name=entry.cuda, hip_name=entry.hip, library=entry.library)
