@@ -303,12 +303,32 @@ _HAZARDS: tuple[Code, ...] = (
              "library calls into a C++ file with a C interface.",
              "/* sample.c */\n#include <curand.h>",
              "/* sample.cpp (compiled as C++) */\n#include <hiprand/hiprand.h>")),
+    Code("HP512", "case-without-hip-value",
+         "A `case` label whose CUDA enumerator has no HIP value on the target, or the HIP "
+         "value of a label above it: removed, with the statements only it reaches.",
+         Severity.WARNING, _explain(
+             "Error-string helpers list every status of a CUDA library, including ones its "
+             "HIP counterpart does not have (`CUFFT_NVRTC_FAILURE`, `CUFFT_MISSING_DEPENDENCY`, "
+             "`CUSOLVER_STATUS_INVALID_LICENSE`; `CUSOLVER_STATUS_ZERO_PIVOT` before ROCm "
+             "6.4), or two CUDA statuses HIP folds into one "
+             "(`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` is `HIPSOLVER_STATUS_INTERNAL_ERROR`). "
+             "Kept, the label is an undeclared name or a duplicate case value: the helper, "
+             "and every program including it, does not compile. The HIP library never "
+             "returns a value it does not declare, so the label is dead code on AMD.",
+             "Nothing, usually: the *safe* fix removes the label, and its statements when "
+             "nothing else reaches them (when the case above falls through into them, they "
+             "stay, joined to that case). For a single source that also builds with CUDA, "
+             "keep the label under `#if !defined(__HIP_PLATFORM_AMD__)` instead.",
+             "case CUFFT_INTERNAL_ERROR:\n    return \"CUFFT_INTERNAL_ERROR\";\n"
+             "case CUFFT_NVRTC_FAILURE:\n    return \"CUFFT_NVRTC_FAILURE\";",
+             "case HIPFFT_INTERNAL_ERROR:\n    return \"CUFFT_INTERNAL_ERROR\";")),
 )
 
 # The hazards whose findings can carry a fix (all others only report).
 _FIXABLE = {"HP401": Fixable.UNSAFE, "HP402": Fixable.UNSAFE, "HP404": Fixable.UNSAFE,
             "HP405": Fixable.UNSAFE,
-            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE}
+            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE,
+            "HP512": Fixable.SAFE}
 # Changes made by default that a person must confirm (`convert --strict` fails).
 _CONFIRM = frozenset({"HP411"})
 HAZARDS_CODES = tuple(replace(c, category=Category.HAZARD,

@@ -9,6 +9,7 @@ from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Reference, Role
 from hipport.rules import Context, argument_rules, file_rule
+from hipport.rules.case_labels import removed_spans
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
 from hipport.table.schema import Mapping, Status
@@ -17,7 +18,8 @@ from hipport.table.versions import Availability, for_target, unavailable_reason
 
 @file_rule("renames")
 def rename_references(ctx: Context) -> Iterator[Finding]:
-    deleted = _deleted_arguments(ctx)
+    # What argument rules and removed `case` labels delete goes with them.
+    deleted = _deleted_arguments(ctx) + removed_spans(ctx)
     # Version tests in #if conditions are the cuda-version rule's.
     versions = [(r.start, r.end) for r in resolve_version_tests(ctx)]
     for ref in ctx.analysis.references:
