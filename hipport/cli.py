@@ -211,7 +211,8 @@ def cli(ctx: click.Context) -> None:
 @click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
 @click.option("--offload-arch", metavar="gfx90a;gfx942",
               help="AMD GPU targets written into converted build files "
-              "(default: gfx90a;gfx942).")
+              "(default: gfx90a;gfx942); their wavefront size bounds cooperative-groups "
+              "tiles (HP412).")
 @click.option("--verify", is_flag=True, help="Then compile every converted translation unit "
               "with hipcc and report the ones that fail (docs/verify.md).")
 @click.option("--hipcc", metavar="PATH", help="The hipcc for --verify (default: $HIPCC, "

@@ -28,6 +28,9 @@ class Settings:
     # macro that selects the AMD build ("": __HIP_PLATFORM_AMD__ / __HIP__).
     compat_header: str = ""
     compat_macro: str = ""
+    # The GPUs the code is built for (`--offload-arch`; (): hipport's default
+    # targets): their wavefront size bounds cooperative-groups tiles (HP412).
+    offload_arch: tuple[str, ...] = ()
 
 def parse_cuda_version(text: str) -> tuple[int, int]:
     """``--assume-cuda-version X.Y``: a ValueError that says why when it is not

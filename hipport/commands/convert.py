@@ -102,7 +102,9 @@ def run_convert(req: ConvertRequest) -> int:
     settings = replace(build_settings(req.launch_syntax, req.unsafe_fixes, req.rocm_version,
                                       req.fast, req.assume_cuda_version, req.strategy),
                        compat_header=req.compat_header,
-                       compat_macro=compat_macro(req.compat_macro))
+                       compat_macro=compat_macro(req.compat_macro),
+                       offload_arch=offload_targets(req.offload_arch) if req.offload_arch
+                       else ())
     request = Request(
         tuple(req.paths), mode, settings,
         Selection(req.include, req.exclude, build_files=req.build_files), req.front_end,

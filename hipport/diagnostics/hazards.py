@@ -165,6 +165,24 @@ _HAZARDS: tuple[Code, ...] = (
              "if (lane < n) v += __shfl_down_sync(m, v, 1);",
              "unsigned long long m = __ballot(lane < n);\n"
              "if (lane < n) v += __shfl_down(v, 1);  // the lanes of m are the active ones")),
+    Code("HP412", "tile-exceeds-wavefront",
+         "Cooperative-groups tile larger than the wavefront of the GPUs built for "
+         "(`tiled_partition<128>`; `<64>` on RDNA).", Severity.ERROR, _explain(
+             "HIP's tiles are parts of one wavefront: `tiled_partition<N>` and "
+             "`thread_block_tile<N>` `static_assert` that N is at most the wavefront size "
+             "(\"Tiled partition with size > wavefront size\", HIP 5.2 and ROCm 6.4 alike), "
+             "and `tiled_partition(group, n)` asserts at run time. CUDA allows tiles of up "
+             "to 1024 threads (with `block_tile_memory`). The wavefront is 64 lanes on CDNA "
+             "(gfx90a, gfx942) and 32 on RDNA (gfx10xx, gfx11xx, gfx12xx); hipport takes "
+             "the GPUs from `--offload-arch` (default gfx90a;gfx942).",
+             "Work with tiles of the wavefront size (`warpSize`) and combine their results "
+             "through shared memory, or use the thread block (`this_thread_block()`) where "
+             "the tile spanned it.",
+             "auto tile = cg::tiled_partition<128>(block);\nv = cg::reduce(tile, v, "
+             "cg::plus<float>());",
+             "auto tile = cg::tiled_partition<64>(block);  // one wavefront\n"
+             "for (int o = tile.size() / 2; o > 0; o /= 2) v += tile.shfl_down(v, o);\n"
+             "// then combine the two tiles' results through shared memory")),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(
