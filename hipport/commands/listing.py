@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hipport.codes import CODES
 from hipport.output import HUMAN_FORMATS, Options, Reported, render
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics
@@ -27,7 +28,8 @@ LONG_LISTING = 200
 
 @dataclass(frozen=True)
 class Listing:
-    items: tuple[Reported, ...]  # what is listed: unapplied findings (all with --verbose)
+    # What is listed: unapplied findings and applied caveats (all with --verbose).
+    items: tuple[Reported, ...]
     unsafe: int  # findings of the run that --unsafe-fixes would fix
     options: Options
     output_format: str
@@ -45,7 +47,7 @@ class Listing:
             for f in r.findings:
                 item = Reported.of(r.display, f)
                 unsafe += item.fix_state is FixState.UNSAFE
-                if req.verbose or not f.applied:
+                if req.verbose or not f.applied or CODES[f.code].caveat:
                     items.append(item)
         human = req.output_format in HUMAN_FORMATS
         palette = Palette(human and color_wanted(req.color, sys.stderr))

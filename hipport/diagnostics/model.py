@@ -81,6 +81,12 @@ class Code:
     confirm: bool = False
 
     @property
+    def caveat(self) -> bool:
+        """Its applied fixes still need reading (a hazard's fix, an API the
+        target deprecates): `convert` lists them without -v too."""
+        return self.category is Category.HAZARD or self.ledger is Ledger.DEPRECATED
+
+    @property
     def unconverted(self) -> bool:
         """Its findings name a CUDA API that stays as it was."""
         return self.ledger is not None and not self.ledger.converts

@@ -7,7 +7,8 @@
   what differs between them.
 
 ``[*]`` marks a finding hipport has a fix for that is not in the file yet;
-``[fixed]`` one whose fix this run applied (listed with ``--verbose``)."""
+``[fixed]`` one whose fix this run applied (listed with ``--verbose``, or when
+its code is a caveat: hazards and deprecated APIs)."""
 from __future__ import annotations
 
 from collections import Counter

@@ -13,7 +13,13 @@ from hipport.rules.case_labels import removed_spans
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
 from hipport.table.schema import Mapping, Status
-from hipport.table.versions import Availability, for_target, unavailable_reason
+from hipport.table.versions import (
+    Availability,
+    deprecation_reason,
+    for_target,
+    note_for_target,
+    unavailable_reason,
+)
 
 
 @file_rule("renames")
@@ -99,6 +105,10 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     code = LIBRARY_CODES.get(entry.library, "HP200")
     if entry.status is Status.DEPRECATED:
         code = "HP902"
+        # Said for the target, not as the catalogue's evidence ("... in the ROCm 5.2 headers").
+        entry = replace(entry, note=note_for_target(entry.note))
+        note = f": {deprecation_reason(entry, target)}" + (f"; {entry.note}" if entry.note
+                                                           else "")
     elif applicability is Applicability.UNSAFE and not ctx.settings.unsafe_fixes:
         code = "HP904"
     message = f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "") + note

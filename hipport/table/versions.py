@@ -68,6 +68,29 @@ def for_target(entry: Mapping, target: Release | None) -> tuple[Mapping, Availab
     return entry, Availability.AVAILABLE
 
 
+# The evidence note tools/catalogue writes for a deprecated name ("hipX is
+# marked deprecated in the ROCm 5.2 headers"): the finding says it for the target.
+_DEPRECATION_EVIDENCE = re.compile(r"\S+ is marked deprecated in the ROCm [\d.]+ headers")
+
+
+def deprecation_reason(entry: Mapping, target: Release | None) -> str:
+    """What HP902 says of ``entry``'s HIP name, for ``target`` (None: any release)."""
+    since = entry.rocm_deprecated
+    if target is None:
+        return f"deprecated in ROCm{f' (marked since ROCm {since})' if since else ''}"
+    wanted = release_text(target)
+    marked = f" (marked since ROCm {since})" if since and since != wanted else ""
+    return f"deprecated in ROCm {wanted}, the target{marked}"
+
+
+def note_for_target(note: str | None) -> str | None:
+    """``note`` without the evidence parts a target-specific message says better."""
+    if not note:
+        return note
+    kept = [part for part in note.split("; ") if not _DEPRECATION_EVIDENCE.fullmatch(part)]
+    return "; ".join(kept) or None
+
+
 def unavailable_reason(entry: Mapping, availability: Availability, target: Release) -> str:
     """Why ``entry`` is left unchanged for ``target`` (HP905's message)."""
     wanted = release_text(target)
