@@ -88,12 +88,12 @@ _HAZARDS: tuple[Code, ...] = (
              "auto warp = cg::tiled_partition<64>(cg::this_thread_block());  "
              "// a whole wavefront")),
     Code("HP407", "syncwarp",
-         "`__syncwarp`: no HIP equivalent before ROCm 6.2, and its mask is 32 bits.",
+         "`__syncwarp`: no HIP release checked declares it, and its mask is 32 bits.",
          Severity.WARNING, _explain(
              "`__syncwarp(mask)` orders memory between the lanes of a 32-thread warp "
-             "under independent thread scheduling. HIP (ROCm < 6.2) has no "
-             "`__syncwarp`; ROCm 6.2+ provides it behind `HIP_ENABLE_WARP_SYNC_BUILTINS` "
-             "with a 64-bit mask.",
+             "under independent thread scheduling. No HIP release hipport checks (5.2, 5.7, "
+             "6.4) declares `__syncwarp`, not even behind `HIP_ENABLE_WARP_SYNC_BUILTINS`, "
+             "which gives ROCm 6.2+ the other `_sync` warp functions.",
              "Lanes of a wavefront execute together on AMD, but the compiler may still "
              "reorder shared-memory accesses: replace the call with a block barrier "
              "(`__syncthreads()`) when all threads reach it, or with wavefront fences "
@@ -217,7 +217,9 @@ _HAZARDS: tuple[Code, ...] = (
     Code("HP503", "device-property-field",
          "`cudaDeviceProp` field missing from `hipDeviceProp_t`, spelled differently, "
          "or meaning something else on AMD.", Severity.WARNING, _explain(
-             "`hipDeviceProp_t` (ROCm 5.x) lacks many `cudaDeviceProp` fields, spells "
+             "`hipDeviceProp_t` lacks many `cudaDeviceProp` fields (ROCm 5.2 and 5.7; 6.4 "
+             "has most of them, not the NUMA, MPS and PCI-id ones: the finding names the "
+             "target, `--rocm-version`), spells "
              "`sharedMemPerMultiprocessor` as `maxSharedMemoryPerMultiProcessor`, and "
              "its `major`/`minor` give the GCN/CDNA architecture, not a compute "
              "capability, so `prop.major >= 7` tests mean nothing.",
@@ -265,9 +267,11 @@ _HAZARDS: tuple[Code, ...] = (
     Code("HP507", "cooperative-groups-gap",
          "Cooperative-groups feature missing from HIP (collectives, async copies, "
          "partitions).", Severity.WARNING, _explain(
-             "HIP's cooperative groups (ROCm 5.x) provide groups, `tiled_partition` and "
-             "`sync`, but not `cg::reduce`, `cg::inclusive_scan`/`exclusive_scan`, "
-             "`cg::memcpy_async`/`wait`, `labeled_partition` or `binary_partition`.",
+             "HIP's cooperative groups (ROCm 5.2, 5.7 and 6.4 alike) provide groups, "
+             "`tiled_partition` and `sync`, but not `cg::reduce`, "
+             "`cg::inclusive_scan`/`exclusive_scan`, `cg::memcpy_async`/`wait` or "
+             "`labeled_partition`; `binary_partition` only from ROCm 6.4, and only with "
+             "`HIP_ENABLE_WARP_SYNC_BUILTINS` defined.",
              "Write the collective with the tile's `shfl_down`/`shfl_xor` members, and "
              "asynchronous copies as plain loads and a barrier.",
              "int s = cg::reduce(tile, v, cg::plus<int>());",

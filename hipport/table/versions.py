@@ -91,6 +91,17 @@ def note_for_target(note: str | None) -> str | None:
     return "; ".join(kept) or None
 
 
+def releases_lacking(target: Release | None, since: Release | None = None) -> str:
+    """How a message names the releases that lack something HIP has from ``since``
+    on (None: in no release checked): the target, or, with no target, the
+    verified releases that lack it ("ROCm 5.2 and 5.7")."""
+    if target is not None:
+        return f"ROCm {release_text(target)}, the target"
+    lacking = [release_text(r) for r in VERIFIED_RELEASES if since is None or r < since]
+    listed = lacking[0] if len(lacking) == 1 else ", ".join(lacking[:-1]) + " and " + lacking[-1]
+    return f"ROCm {listed}"
+
+
 def unavailable_reason(entry: Mapping, availability: Availability, target: Release) -> str:
     """Why ``entry`` is left unchanged for ``target`` (HP905's message)."""
     wanted = release_text(target)
