@@ -1,9 +1,10 @@
-// An error-string helper of the kind shared sample folders carry: every
-// status of cuFFT and cuSOLVER, including ones hipFFT/hipSOLVER do not have
-// (issue 26: kept, every program including the helper failed to compile).
+// Error-string helpers of the kind shared sample folders carry: every
+// status of cuFFT, including ones hipFFT does not have, and CUDA device
+// attributes HIP folds into one (issue 26: kept, every program including
+// the helper failed to compile).
 #include <cstdio>
+#include <cuda_runtime.h>
 #include <cufft.h>
-#include <cusolverDn.h>
 
 static const char* fftStatusName(cufftResult error)
 {
@@ -20,8 +21,6 @@ static const char* fftStatusName(cufftResult error)
         return "CUFFT_EXEC_FAILED";
     case CUFFT_INVALID_SIZE:
         return "CUFFT_INVALID_SIZE";
-    case CUFFT_LICENSE_ERROR:
-        return "CUFFT_LICENSE_ERROR";
     case CUFFT_NOT_SUPPORTED:
         return "CUFFT_NOT_SUPPORTED";
     case CUFFT_MISSING_DEPENDENCY:
@@ -38,21 +37,21 @@ static const char* fftStatusName(cufftResult error)
     return "<unknown>";
 }
 
-static int solverFailed(cusolverStatus_t status)
+static int fftFailed(cufftResult status)
 {
     int failed = 1;
     switch (status) {
-    case CUSOLVER_STATUS_SUCCESS:
+    case CUFFT_SUCCESS:
         failed = 0;
         break;
-    case CUSOLVER_STATUS_INTERNAL_ERROR:
-    case CUSOLVER_STATUS_INVALID_LICENSE:
-        std::printf("cusolver: internal error\n");
+    case CUFFT_INTERNAL_ERROR:
+    case CUFFT_MISSING_DEPENDENCY:
+        std::printf("cufft: internal error\n");
         break;
-    case CUSOLVER_STATUS_EXECUTION_FAILED:
-        std::printf("cusolver: execution failed\n");
-    case CUSOLVER_STATUS_IRS_INTERNAL_ERROR:
-        std::printf("cusolver: see the log\n");
+    case CUFFT_EXEC_FAILED:
+        std::printf("cufft: execution failed\n");
+    case CUFFT_NVRTC_FAILURE:
+        std::printf("cufft: see the log\n");
         break;
     default:
         break;
@@ -60,11 +59,25 @@ static int solverFailed(cusolverStatus_t status)
     return failed;
 }
 
-int checkFft(cufftResult r, cusolverStatus_t s)
+static const char* attributeName(cudaDeviceAttr attribute)
+{
+    switch (attribute) {
+    case cudaDevAttrMaxThreadsPerBlock:
+        return "threads per block";
+    case cudaDevAttrMaxSurface2DWidth:
+        return "surface 2D width";
+    case cudaDevAttrMaxSurface2DHeight:
+        return "surface 2D height";
+    default:
+        return "other";
+    }
+}
+
+int checkFft(cufftResult r, cudaDeviceAttr a)
 {
     if (r != CUFFT_SUCCESS) {
-        std::printf("cufft: %s\n", fftStatusName(r));
+        std::printf("cufft: %s (%s)\n", fftStatusName(r), attributeName(a));
         return 1;
     }
-    return solverFailed(s);
+    return fftFailed(r);
 }

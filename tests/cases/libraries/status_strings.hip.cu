@@ -1,9 +1,10 @@
-// An error-string helper of the kind shared sample folders carry: every
-// status of cuFFT and cuSOLVER, including ones hipFFT/hipSOLVER do not have
-// (issue 26: kept, every program including the helper failed to compile).
+// Error-string helpers of the kind shared sample folders carry: every
+// status of cuFFT, including ones hipFFT does not have, and CUDA device
+// attributes HIP folds into one (issue 26: kept, every program including
+// the helper failed to compile).
 #include <cstdio>
+#include <hip/hip_runtime.h>
 #include <hipfft/hipfft.h>
-#include <hipsolver/hipsolver.h>
 
 static const char* fftStatusName(hipfftResult error)
 {
@@ -28,19 +29,19 @@ static const char* fftStatusName(hipfftResult error)
     return "<unknown>";
 }
 
-static int solverFailed(hipsolverStatus_t status)
+static int fftFailed(hipfftResult status)
 {
     int failed = 1;
     switch (status) {
-    case HIPSOLVER_STATUS_SUCCESS:
+    case HIPFFT_SUCCESS:
         failed = 0;
         break;
-    case HIPSOLVER_STATUS_INTERNAL_ERROR:
-        std::printf("cusolver: internal error\n");
+    case HIPFFT_INTERNAL_ERROR:
+        std::printf("cufft: internal error\n");
         break;
-    case HIPSOLVER_STATUS_EXECUTION_FAILED:
-        std::printf("cusolver: execution failed\n");
-        std::printf("cusolver: see the log\n");
+    case HIPFFT_EXEC_FAILED:
+        std::printf("cufft: execution failed\n");
+        std::printf("cufft: see the log\n");
         break;
     default:
         break;
@@ -48,11 +49,23 @@ static int solverFailed(hipsolverStatus_t status)
     return failed;
 }
 
-int checkFft(hipfftResult r, hipsolverStatus_t s)
+static const char* attributeName(hipDeviceAttribute_t attribute)
+{
+    switch (attribute) {
+    case hipDeviceAttributeMaxThreadsPerBlock:
+        return "threads per block";
+    case hipDeviceAttributeMaxSurface2D:
+        return "surface 2D width";
+    default:
+        return "other";
+    }
+}
+
+int checkFft(hipfftResult r, hipDeviceAttribute_t a)
 {
     if (r != HIPFFT_SUCCESS) {
-        std::printf("cufft: %s\n", fftStatusName(r));
+        std::printf("cufft: %s (%s)\n", fftStatusName(r), attributeName(a));
         return 1;
     }
-    return solverFailed(s);
+    return fftFailed(r);
 }
