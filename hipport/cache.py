@@ -57,7 +57,7 @@ class Entry:
 # pickling dataclasses goes through Python-level reduce calls per object and
 # costs three times as much (0.19 of 0.28 ms per file, the main process's
 # largest share of a parallel run).
-_TAG = "hipport-result-4"
+_TAG = "hipport-result-5"
 _Packed = tuple[str, str, int, int, "tuple[tuple[tuple[int, int, bytes], ...], int, str] | None",
                 "str | None", "str | None", "str | None", int, int, int, int, bool, "str | None"]
 
@@ -65,7 +65,8 @@ _Packed = tuple[str, str, int, int, "tuple[tuple[tuple[int, int, bytes], ...], i
 def encode(entry: Entry) -> bytes:
     s = entry.stats
     flat = (_TAG, entry.output, tuple([_pack(f) for f in entry.findings]),
-            (s.lines, s.changed_lines, s.bytes, s.refs_converted, s.refs_unconverted),
+            (s.lines, s.changed_lines, s.bytes, s.refs_converted, s.refs_unconverted,
+             s.edited_lines),
             tuple(sorted(entry.declared)))
     return pickle.dumps(flat, protocol=pickle.HIGHEST_PROTOCOL)
 

@@ -12,14 +12,16 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from hipport import __version__
 from hipport.commands import helptext
 from hipport.commands.help import HelpfulGroup, SectionedCommand
 from hipport.errors import HipportError
 from hipport.output import FORMATS as OUTPUT_FORMATS
 from hipport.output.style import COLOR_CHOICES
-from hipport.settings import LAUNCH_SYNTAXES, STRATEGIES
+from hipport.settings import LAUNCH_SYNTAXES
+from hipport.strategies import DEFAULT as DEFAULT_STRATEGY
+from hipport.strategies import NAMES as STRATEGIES
 from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
+from hipport.version import __version__
 
 EXIT_OK, EXIT_ERROR = 0, 2
 ROCM_VERSION_HELP = (f"Target ROCm release, {release_text(OLDEST_VERIFIED)} or newer (default: "
@@ -109,7 +111,7 @@ def _front_end_options(func: Callable[..., None]) -> Callable[..., None]:
     def wrapper(*args: Any, semantic: bool, compile_commands: Path | None,
                 cuda_path: Path | None, extra_arg: Sequence[str], cuda_include: Sequence[str],
                 **kwargs: Any) -> None:
-        from hipport.options import FrontEnd
+        from hipport.request import FrontEnd
 
         front_end = FrontEnd(semantic, compile_commands, cuda_path, tuple(extra_arg),
                              tuple(cuda_include))
@@ -184,7 +186,8 @@ def cli(ctx: click.Context) -> None:
               help="Only convert files matching GLOB (repeatable).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="Skip files matching GLOB (repeatable).")
-@click.option("--strategy", type=click.Choice(STRATEGIES), default="rewrite", show_default=True,
+@click.option("--strategy", type=click.Choice(STRATEGIES), default=DEFAULT_STRATEGY,
+              show_default=True,
               help="rewrite: CUDA names become HIP names; compat: keep the CUDA code, "
               "generate a header that maps it for AMD and give the build files a HIP switch "
               "(docs/single-source.md).")
@@ -216,14 +219,16 @@ def cli(ctx: click.Context) -> None:
 @click.option("--verify", is_flag=True, help="Then compile every converted translation unit "
               "with hipcc and report the ones that fail (docs/verify.md).")
 @click.option("--hipcc", metavar="PATH", help="The hipcc for --verify (default: $HIPCC, "
-              "$ROCM_PATH/bin/hipcc, hipcc on PATH).")
+              "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH).")
 @click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
               help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @click.option("--compat-header", metavar="PATH", help="compat: the generated header, relative "
-              "to the folder converted (default: hip_compat.h).")
+              "to the folder converted (default: its hip_compat.h, or the tree's, generated "
+              "in a folder above it).")
 @click.option("--compat-macro", metavar="NAME", help="compat: the macro that selects the AMD "
-              "build (default: __HIP_PLATFORM_AMD__, or hipcc's __HIP__).")
+              "build (default: the one the tree's header uses, else __HIP_PLATFORM_AMD__ or "
+              "hipcc's __HIP__).")
 @_front_end_options
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
@@ -237,22 +242,25 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
             front_end: Any) -> None:
     """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
     Makefiles) to HIP: into a mirror (-o DIR), in place, or as a diff."""
-    from hipport.commands.convert import ConvertRequest, run_convert
+    from hipport.commands.convert import AfterConvert, convert_mode, run_convert
+    from hipport.commands.listing import Shown
+    from hipport.files import Selection
+    from hipport.request import Request
+    from hipport.strategies import strategy_named
+    from hipport.values import build_settings, offload_targets
 
-    request = ConvertRequest(
-        paths=tuple(paths), output=output, in_place=in_place, diff=diff, force=force,
-        include=tuple(include), exclude=tuple(exclude), launch_syntax=launch_syntax,
-        strategy=strategy,
-        unsafe_fixes=unsafe_fixes, rocm_version=rocm_version,
-        assume_cuda_version=assume_cuda_version, rules=tuple(str(r) for r in rules),
-        strict=strict, jobs=jobs, quiet=quiet, verbose=verbose, fast=fast, debug=debug,
-        build_files=not no_build_files,
-        offload_arch=offload_arch, front_end=front_end, cache=not no_cache, backup=backup,
-        output_format=output_format, statistics=statistics, show_fixes=show_fixes, color=color,
-        prune=prune, verify=verify, hipcc=hipcc, hipcc_args=tuple(hipcc_arg),
-        compat_header=compat_header or "", compat_macro=compat_macro or "",
-    )
-    raise SystemExit(run_convert(request))
+    request = Request(
+        tuple(paths), convert_mode(output, in_place, diff),
+        build_settings(launch_syntax, unsafe_fixes, rocm_version, fast, assume_cuda_version,
+                       offload_arch),
+        Selection(tuple(include), tuple(exclude), build_files=not no_build_files), front_end,
+        tuple(str(r) for r in rules), jobs, cache=not no_cache, debug=debug, output=output,
+        force=force, backup=backup, strategy=strategy_named(
+            strategy, {"--compat-header": compat_header, "--compat-macro": compat_macro}))
+    shown = Shown(quiet, verbose, show_fixes, output_format, statistics, color)
+    after = AfterConvert(strict, prune, verify, hipcc, tuple(hipcc_arg),
+                         offload_targets(offload_arch) if offload_arch else ())
+    raise SystemExit(run_convert(request, shown, after))
 
 
 @cli.group(cls=HelpfulGroup, epilog=helptext.MAPPINGS_EPILOG,
@@ -377,8 +385,9 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
               help="Record the current violations as known (exit 0).")
 @click.option("--report-unused-suppressions", is_flag=True,
               help="Fail on `// hipport: ignore` comments that suppress nothing.")
-@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header "
-              "(default: hip_compat.h in the folder checked).")
+@click.option("--compat-header", metavar="PATH", help="--policy compat: the generated header, "
+              "relative to the current folder (default: the tree's hip_compat.h, in the first "
+              "file's folder or the nearest one above it).")
 @_with(_findings_options("text", "Count the violations per code instead of listing them."))
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Only files matching GLOB.")
@@ -405,7 +414,7 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
     from hipport.check.session import CheckRequest
     from hipport.commands.check import run_check
     from hipport.files import Selection
-    from hipport.options import build_settings
+    from hipport.values import build_settings
 
     raise SystemExit(run_check(CheckRequest(
         tuple(paths), policy, tuple(fail_on), tuple(ignore), staged, diff_base, baseline,
@@ -424,7 +433,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
              short_help="Compile a converted tree with hipcc; report what fails.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--hipcc", metavar="PATH", help="The HIP compiler (default: $HIPCC, "
-              "$ROCM_PATH/bin/hipcc, hipcc on PATH).")
+              "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH; "
+              "docs/verify.md).")
 @click.option("--offload-arch", metavar="gfx90a",
               help="AMD GPU target(s), ';'-separated (default: the first the build files "
               "name, else gfx90a).")
@@ -454,17 +464,18 @@ def verify(paths: Sequence[Path], hipcc: str | None, offload_arch: str | None,
     AMD GPU, with the include paths and macros of its build files or
     compile_commands.json, and report each one that fails at its first error."""
     from hipport.commands.verify import run_verify
+    from hipport.values import time_limit
     from hipport.verify import Request
 
     raise SystemExit(run_verify(Request(
         tuple(paths), hipcc, _arch_list(offload_arch), compile_commands, tuple(hipcc_arg),
-        syntax_only, timeout, jobs), fmt, strict, quiet, color))
+        syntax_only, time_limit("--timeout", timeout), jobs), fmt, strict, quiet, color))
 
 
 def _arch_list(value: str | None) -> tuple[str, ...]:
     if value is None:
         return ()
-    from hipport.options import offload_targets
+    from hipport.values import offload_targets
 
     return offload_targets(value)
 

@@ -9,6 +9,7 @@ from hipport.diagnostics.core import CORE_CODES
 from hipport.diagnostics.hazards import HAZARDS_CODES
 from hipport.diagnostics.model import Code, Severity
 from hipport.diagnostics.verify import VERIFY_CODES
+from hipport.libraries import library_table
 
 __all__ = ["Code", "Severity", "CODES", "BY_NAME", "LIBRARY_CODES", "lookup"]
 
@@ -19,26 +20,7 @@ assert len(CODES) == len(BY_NAME) == len(_ALL), "duplicate diagnostic code or na
 
 
 # Library id (as in mappings/*.yaml) -> code used for its renames.
-LIBRARY_CODES: dict[str, str] = {
-    "runtime": "HP101",
-    "driver": "HP110",
-    "device": "HP120",
-    "cooperative_groups": "HP121",
-    "cublas": "HP201",
-    "cublaslt": "HP212",
-    "cufft": "HP202",
-    "curand": "HP203",
-    "cusparse": "HP204",
-    "cusolver": "HP205",
-    "cub": "HP206",
-    "thrust": "HP200",
-    "nccl": "HP207",
-    "nvrtc": "HP208",
-    "nvtx": "HP209",
-    "cucomplex": "HP210",
-    "cudnn": "HP211",
-    "headers": "HP302",
-}
+LIBRARY_CODES: dict[str, str] = {lib.key: lib.code for lib in library_table().cuda}
 
 
 def lookup(code_or_name: str) -> Code | None:

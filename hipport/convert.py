@@ -11,7 +11,7 @@ from hipport.diagnostics.model import FileEffect
 from hipport.edits import Applicability, Edit, Fix, apply_fixes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse.model import Analysis, Backend, Edited
-from hipport.rules import Context, file_rules
+from hipport.rules import Context, file_rules, stability_rules
 from hipport.score import FileStats
 from hipport.settings import Settings
 from hipport.source import LineIndex, not_text_reason
@@ -44,11 +44,6 @@ def effect_of(findings: Iterable[LocatedFinding]) -> FileEffect:
         if effect in effects:
             return effect
     return FileEffect.NONE
-
-
-# Rules that rewrite CUDA into HIP; the second (stability) pass always runs them.
-CONVERSION_RULES = frozenset({"renames", "includes", "runtime-include", "kernel-launch",
-                              "launch-chevrons", "header-guards", "cuda-version"})
 
 
 @dataclass
@@ -151,7 +146,7 @@ class SourceVerifier:
         # does not start finding things in its HIP translation (and skipping
         # the hazard rules halves the cost of this pass).
         again = collect_findings(output, self.backend, self.table, self.settings,
-                                 rules=CONVERSION_RULES | self.first.fixing_rules,
+                                 rules=stability_rules() | self.first.fixing_rules,
                                  edited=Edited(self.data, self.first.analysis, edits))
         if again.analysis.error_count > errors_before:
             return introduced_parse_error()
@@ -159,16 +154,20 @@ class SourceVerifier:
         return unstable(leftover[0]) if leftover else None
 
 
+def unreadable_result(data: bytes, settings: Settings) -> ConversionResult | None:
+    """Bytes that are not source text (binary, UTF-16): left as they are, HP002."""
+    unreadable = not_text_reason(data)
+    if unreadable is None:
+        return None
+    return apply_findings(data, [Finding("HP002", f"{unreadable}; skipped", 0, 0)], settings)
+
+
 def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
                   path: Path | None = None) -> ConversionResult:
-    unreadable = not_text_reason(data)
+    """CUDA in, HIP out (the rewrite strategy's conversion of one source)."""
+    unreadable = unreadable_result(data, settings)
     if unreadable is not None:
-        finding = Finding("HP002", f"{unreadable}; skipped", 0, 0)
-        return apply_findings(data, [finding], settings)
-    if settings.strategy == "compat":
-        from hipport.compat.sources import convert_compat
-
-        return convert_compat(data, backend, table, settings, path)
+        return unreadable
     first = collect_findings(data, backend, table, settings, path)
     verify = SourceVerifier(data, first, backend, table, settings)
     return apply_findings(data, first.findings, settings, verify,
@@ -207,6 +206,7 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
 def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding],
             applied_ids: set[int], declared: frozenset[str] = frozenset()) -> ConversionResult:
     changed_lines: set[int] = set()
+    edited_lines: set[int] = set()
     located: list[LocatedFinding] = []
     for f in sorted(findings, key=lambda f: (f.start, f.end, f.code)):
         applied = (f.fix is not None and id(f.fix) in applied_ids) or id(f) in applied_ids
@@ -215,6 +215,22 @@ def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding
                 first = index.line_of(e.start)
                 last = index.line_of(max(e.start, e.end - 1))
                 changed_lines.update(range(first, last + 1))
+                if not _inserts_whole_lines(data, e):
+                    edited_lines.update(range(first, last + 1))
         located.append(LocatedFinding(f, index.location(f.start), index.location(f.end), applied))
-    stats = FileStats.of(index.line_count, len(data), len(changed_lines), located)
+    stats = FileStats.of(index.line_count, len(data), len(changed_lines), located,
+                         edited_lines=sum(1 for n in edited_lines if n < index.line_count))
     return ConversionResult(data, output, tuple(located), stats, declared)
+
+
+def _inserts_whole_lines(data: bytes, edit: Edit) -> bool:
+    """``edit`` adds lines between two lines of ``data`` (or before the first,
+    or after the last) and leaves every byte of theirs as it was."""
+    if edit.start != edit.end:
+        return False
+    at, text = edit.start, edit.text
+    if not text:
+        return True
+    line_start = at == 0 or data[at - 1:at] == b"\n"
+    line_end = at == len(data) or data[at:at + 1] in (b"\n", b"\r")
+    return (line_start and text.endswith(b"\n")) or (line_end and text.startswith((b"\n", b"\r\n")))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from pathlib import Path
 
 _HIDDEN = frozenset({"Cc", "Cs", "Zl", "Zp"})
 _ESCAPE = re.compile(r"\\(\\|x[0-9a-f]{2})")
@@ -63,3 +64,12 @@ def unescape(text: str) -> bytes:
         pos = match.end()
     out += text[pos:].encode("utf-8", "surrogateescape")
     return bytes(out)
+
+
+def display_path(path: Path) -> str:
+    """``path`` as shown to the user: relative to the current folder when
+    inside it, escaped where it is not plain text (``hipport.filenames``)."""
+    try:
+        return shown_path(path.relative_to(Path.cwd()))
+    except ValueError:
+        return shown_path(path)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from hipport.buildfiles.system import system_for
 from hipport.errors import UsageError
 from hipport.writing import is_temporary
 
@@ -45,9 +46,8 @@ class Selection:
         return name.endswith(tuple(self.suffixes)) or self.build_kind(name) is not None
 
     def build_kind(self, name: str) -> str | None:
-        from hipport.buildfiles import detect_build_kind
-
-        return detect_build_kind(name) if self.build_files else None
+        system = system_for(name) if self.build_files else None
+        return system.name if system is not None else None
 
 
 @dataclass(frozen=True)

@@ -8,79 +8,21 @@
 builds settings or starts workers on its own."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
-from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH
-from hipport.compat import DEFAULT_HEADER
-from hipport.compat.tree import HeaderPlace, finish, locate
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
 from hipport.errors import UsageError
-from hipport.filenames import shown_path
+from hipport.filenames import display_path, shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
+from hipport.jobs import FileResult, Job
 from hipport.locking import writing_under
-from hipport.runner import (
-    FileResult,
-    Job,
-    Mode,
-    RunOptions,
-    default_workers,
-    drop_project_declared,
-    run_jobs,
-    tally,
-)
+from hipport.request import Request
+from hipport.runner import default_workers, drop_project_declared, run_jobs, tally
 from hipport.score import RunStats
-from hipport.settings import Settings
-
-
-@dataclass(frozen=True)
-class FrontEnd:
-    """Which front end reads the sources, and its options."""
-
-    semantic: bool = False
-    compile_commands: Path | None = None
-    cuda_path: Path | None = None
-    extra_args: tuple[str, ...] = ()
-    cuda_includes: tuple[str, ...] = ()
-
-    def run_options(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
-        """(backend name, backend options) for ``RunOptions``."""
-        if not (self.semantic or self.compile_commands):
-            if self.cuda_path or self.extra_args or self.cuda_includes:
-                raise UsageError("--cuda-path, --extra-arg and --cuda-include need --semantic "
-                                 "(or -p/--compile-commands)")
-            return "syntax", ()
-        options: dict[str, Any] = {"extra_args": self.extra_args,
-                                   "cuda_includes": self.cuda_includes}
-        if self.compile_commands is not None:
-            options["compile_commands"] = str(self.compile_commands)
-        if self.cuda_path is not None:
-            options["cuda_path"] = str(self.cuda_path)
-        return "semantic", tuple(sorted(options.items()))
-
-
-@dataclass(frozen=True)
-class Request:
-    paths: tuple[Path, ...]
-    mode: Mode = Mode.DRY_RUN
-    settings: Settings = Settings()
-    selection: Selection = Selection()
-    front_end: FrontEnd = FrontEnd()
-    rules: tuple[str, ...] = ()  # user mapping files
-    jobs: int = 0  # worker processes; 0: every core
-    # At most this many files run in this process (0: no such limit): for a
-    # pre-commit hook, starting workers costs more than it saves.
-    in_process_up_to: int = 0
-    cache: bool = True
-    debug: bool = False
-    output: Path | None = None  # Mode.MIRROR: the output root
-    force: bool = False  # a non-empty output root; read-only and hard-linked files
-    backup: str | None = None  # Mode.IN_PLACE: keep originals as NAME + suffix
-    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
-    # How files are named in results: relative to the current folder, or to
-    # the folder the user named (reports that travel between machines; with
-    # several folders, each file under its folder's name).
-    names_from_root: bool = False
+from hipport.strategy import Finish, Generated, Tree
 
 
 @dataclass(frozen=True)
@@ -89,7 +31,8 @@ class Plan:
     jobs: tuple[Job, ...]
     skipped: tuple[Skipped, ...]
     options: RunOptions
-    compat: HeaderPlace | None = None  # --strategy compat: the header
+    finish: Finish | None = None  # the strategy's run-level step
+    generated: tuple[Generated, ...] = ()  # files the run generates (no source)
 
     @property
     def workers(self) -> int:
@@ -129,37 +72,18 @@ def plan(request: Request) -> Plan:
         out = _output_root(request.output, roots, request.force)
     if request.backup is not None:
         _check_backup_suffix(request.backup, request.mode)
-    backend, backend_options = request.front_end.run_options()
+    request.front_end.run_options()  # refuses front-end options that do not go together
     jobs, skipped = collect_jobs(request.paths, request.mode, request.selection, out,
                                  request.names_from_root)
     if request.backup is not None:
         _check_backup_names(jobs, request.backup, request.selection)
     if out is not None:
         _check_output_folders(jobs, out)
-    settings, compat = request.settings, None
-    if settings.strategy == "compat":
-        header = locate(settings.compat_header or DEFAULT_HEADER, roots)
-        settings = replace(settings, compat_header=str(header))
-        jobs = [job for job in jobs if job.source.resolve() != header]
-        compat = _header_place(header, roots, request.mode, out, len(request.paths) > 1)
-    options = RunOptions(request.mode, settings, request.rules, backend, backend_options,
-                         debug=request.debug, offload_arch=request.offload_arch,
-                         cache=request.cache, backup=request.backup, force=request.force,
-                         output=out)
-    return Plan(request, tuple(jobs), tuple(skipped), options, compat)
-
-
-def _header_place(header: Path, roots: list[Path], mode: Mode, out: Path | None,
-                  several: bool) -> HeaderPlace:
-    target: Path | None = None
-    if mode is Mode.IN_PLACE:
-        target = header
-    elif mode is Mode.MIRROR and out is not None:
-        if not header.is_relative_to(roots[0]):
-            raise UsageError(f"--compat-header {shown_path(header)} is outside the tree; with "
-                             "-o DIR it must be inside the folder converted")
-        target = out / (roots[0].name if several else "") / header.relative_to(roots[0])
-    return HeaderPlace(header, target, display_path(header))
+    chosen = request.strategy.plan(Tree(request.paths, tuple(roots), request.mode, out,
+                                        tuple(jobs), request.selection, request.rules,
+                                        request.settings))
+    options = RunOptions(request, out, chosen.strategy)
+    return Plan(request, chosen.jobs, tuple(skipped), options, chosen.finish, chosen.generated)
 
 
 def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) -> Run:
@@ -180,12 +104,8 @@ def execute(planned: Plan, observe: Callable[[FileResult], None] | None = None) 
                 observe(result)
             results.append(result)
         results = drop_project_declared(results)
-        if planned.compat is not None:
-            from hipport.table import load_table
-
-            settings = planned.options.settings
-            results = finish(results, load_table(request.rules), planned.compat, request.mode,
-                             settings.compat_macro, settings.assume_cuda_version)
+        if planned.finish is not None:
+            results = planned.finish(results)
     return Run(planned, results, notices)
 
 
@@ -271,15 +191,6 @@ def _job(item: SourcePath, mode: Mode, out: Path | None, several: bool,
     else:
         shown = display_path(item.path)
     return Job(item.path, shown, target, convert=item.is_source, build_kind=kind)
-
-
-def display_path(path: Path) -> str:
-    """``path`` as shown to the user: relative to the current folder when
-    inside it, escaped where it is not plain text (``hipport.filenames``)."""
-    try:
-        return shown_path(path.relative_to(Path.cwd()))
-    except ValueError:
-        return shown_path(path)
 
 
 def _check_backup_suffix(suffix: str, mode: Mode) -> None:

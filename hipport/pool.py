@@ -23,14 +23,9 @@ import signal
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from hipport.cache import ResultCache
-from hipport.deferred_signals import deferred_signals
-from hipport.errors import HipportError
-from hipport.rules import warm_up
-from hipport.runner import (
+from hipport.converter import (
     Answer,
     Converter,
-    FileResult,
-    Job,
     Read,
     RunOptions,
     copied,
@@ -38,6 +33,10 @@ from hipport.runner import (
     encode_answer,
     file_result,
 )
+from hipport.deferred_signals import deferred_signals
+from hipport.errors import HipportError
+from hipport.jobs import FileResult, Job
+from hipport.rules import warm_up
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

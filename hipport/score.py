@@ -7,6 +7,7 @@ from typing import Iterable
 from hipport.codes import CODES
 from hipport.diagnostics.model import FileEffect
 from hipport.findings import LocatedFinding
+from hipport.words import plural
 
 # The code of a file hipport could not read as source text (binary, UTF-16),
 # named in messages; nothing in such a file was converted or checked, so
@@ -51,24 +52,28 @@ def conversion_rate(converted: int, unconverted: int) -> float:
     return converted / total if total else 1.0
 
 
-def reuse_rate(changed_lines: int, lines: int) -> float:
-    """Share of lines kept exactly as they were: 1 - changed / total."""
-    return 1 - changed_lines / lines if lines else 1.0
+def reuse_rate(edited_lines: int, lines: int) -> float:
+    """Share of the original lines kept exactly as they were: 1 - edited /
+    lines, between 0 and 1 (lines added around them, as the compat strategy
+    does, keep them); 1.0 when there are none."""
+    return 1 - min(edited_lines, lines) / lines if lines else 1.0
 
 
 @dataclass
 class FileStats:
     lines: int = 0
-    changed_lines: int = 0
+    changed_lines: int = 0  # lines a diff of the output adds or changes
     bytes: int = 0
     refs_converted: int = 0
     refs_unconverted: int = 0
+    edited_lines: int = 0  # original lines an edit changed (not kept): at most ``lines``
 
     @classmethod
-    def of(cls, lines: int, size: int, changed_lines: int,
-           findings: list[LocatedFinding]) -> FileStats:
+    def of(cls, lines: int, size: int, changed_lines: int, findings: list[LocatedFinding],
+           edited_lines: int | None = None) -> FileStats:
         counted = [counted_reference(f) for f in findings]
-        return cls(lines, changed_lines, size, counted.count(True), counted.count(False))
+        return cls(lines, changed_lines, size, counted.count(True), counted.count(False),
+                   changed_lines if edited_lines is None else edited_lines)
 
 
 @dataclass
@@ -86,6 +91,7 @@ class RunStats:
         t.bytes += stats.bytes
         t.refs_converted += stats.refs_converted
         t.refs_unconverted += stats.refs_unconverted
+        t.edited_lines += stats.edited_lines
 
     @property
     def conversion_rate(self) -> float:
@@ -93,15 +99,15 @@ class RunStats:
 
     @property
     def reuse_rate(self) -> float:
-        return reuse_rate(self.totals.changed_lines, self.totals.lines)
+        return reuse_rate(self.totals.edited_lines, self.totals.lines)
 
     def summary(self) -> str:
         t = self.totals
         return (
-            f"{_count(self.files_converted, 'file')} converted, {self.files_unchanged} "
+            f"{plural(self.files_converted, 'file')} converted, {self.files_unchanged} "
             f"unchanged, {self.files_failed} failed"
             + (f", {self.files_skipped} skipped" if self.files_skipped else "")
-            + f" · {_count(t.refs_converted, 'ref')} converted, {t.refs_unconverted} "
+            + f" · {plural(t.refs_converted, 'ref')} converted, {t.refs_unconverted} "
             f"unconverted ({self._rates()})"
         )
 
@@ -113,9 +119,6 @@ class RunStats:
             return "nothing measured"
         left_out = self.files_failed + self.files_skipped
         return (f"conversion {self.conversion_rate:.1%}, reuse {self.reuse_rate:.1%} of "
-                f"{t.lines} lines" + (f"; {left_out} failed or skipped not counted"
+                f"{plural(t.lines, 'line')}" + (f"; {left_out} failed or skipped not counted"
                                       if left_out else ""))
 
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

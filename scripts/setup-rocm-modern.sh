@@ -3,8 +3,12 @@
 # (hipcc 7.x on clang-21) in a debootstrap chroot, next to the HIP 5.2 that
 # setup-toolchain.sh installs from Debian 12.  Compile and link only.
 #
-# Usage:   scripts/setup-rocm-modern.sh     (no arguments; as root or with
-#                                            sudo; setup-toolchain.sh calls it)
+# Usage:   scripts/setup-rocm-modern.sh     (as root or with sudo;
+#                                            setup-toolchain.sh calls it)
+#          scripts/setup-rocm-modern.sh --write-wrappers DIR
+#                  only write the wrappers into DIR, running the chroot of
+#                  the cache (no root needed; the tests use it to run this
+#                  checkout's wrappers without touching CACHE/bin)
 #
 # Everything goes to a machine-level cache shared by every clone and worktree,
 # CACHE=${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}:
@@ -58,12 +62,6 @@ log() { echo "[setup-rocm-modern] $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 elapsed() { echo "($((SECONDS - ${1:-$start}))s)"; }
 
-if [[ $(id -u) -ne 0 ]]; then
-  command -v sudo >/dev/null 2>&1 || die "must run as root (or with sudo available)"
-  exec sudo --preserve-env=HIPPORT_TOOLCHAIN_CACHE,HIPPORT_TOOLCHAIN_REFRESH,CI \
-    bash "${BASH_SOURCE[0]}" "$@"
-fi
-export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
 
 # ---------------------------------------------------------------- mirror ----
 host_codename() {
@@ -95,28 +93,73 @@ mirror_uri() {
 }
 
 # --------------------------------------------------------------- helpers ----
-# Run a command inside a chroot with /dev, /proc and /sys bound, in a private
-# mount namespace (the mounts vanish with the process, even on a crash).
+# Mount points below DIR (not DIR itself) in this mount namespace, deepest
+# first, one a line (mountinfo writes a space as \040, a backslash as \134).
+mounts_below() {
+  local dir
+  dir="$(realpath -m "$1")"
+  awk -v d="${dir%/}/" '
+    function unescape(s,   out, i) {
+      out = ""
+      while ((i = index(s, "\\")) > 0 && substr(s, i + 1, 3) ~ /^[0-7][0-7][0-7]$/) {
+        out = out substr(s, 1, i - 1) sprintf("%c", \
+          (substr(s, i + 1, 1) * 64) + (substr(s, i + 2, 1) * 8) + substr(s, i + 3, 1))
+        s = substr(s, i + 4)
+      }
+      return out s
+    }
+    { p = unescape($5); if (index(p, d) == 1) print length(p) "\t" p }
+  ' /proc/self/mountinfo | sort -rn | cut -f2-
+}
+
+# Detach whatever is mounted below DIR in this namespace (what a killed step
+# or an older wrapper left there); deletes nothing.
+detach_mounts() {
+  local dir="$1" point
+  while IFS= read -r point; do
+    log "unmounting $point (left mounted under $dir)"
+    umount -l "$point" 2>/dev/null || true
+  done < <(mounts_below "$dir")
+  [[ -z "$(mounts_below "$dir")" ]] || die "cannot unmount what is mounted under $dir"
+}
+
+# isolated CMD...: run CMD (as root) in mount and PID namespaces of its own.
+# Its mounts never reach the caller's namespace (private propagation, checked
+# even when the host's / is shared), and when it returns, fails or is killed
+# (--kill-child), whatever it left running is killed and its mounts go with
+# the namespace.  bash is the namespace's first process and CMD its child,
+# so that CMD takes Ctrl-C and the like as it would anywhere else.
+isolated() {
+  unshare --mount --pid --fork --kill-child --mount-proc --propagation private -- bash -c '
+    if awk '\''{ for (i = 7; i <= NF && $i != "-"; i++) if ($i ~ /^shared:/) found = 1 }
+             END { exit !found }'\'' /proc/self/mountinfo; then
+      echo "[setup-rocm-modern] ERROR: the new mount namespace shares its mounts; nothing mounted" >&2
+      exit 125
+    fi
+    status=0; "$@" || status=$?; exit "$status"' isolated "$@"
+}
+
+# Run a command inside a chroot with /dev, /proc and /sys there, isolated.
 in_chroot() {
   local dir="$1"; shift
-  unshare --mount --propagation private -- bash -c '
+  isolated bash -c '
     set -e
     dir="$1"; shift
-    for d in /dev /proc /sys; do mount --rbind "$d" "$dir$d"; done
+    mount -t proc proc "$dir/proc"
+    for d in /dev /sys; do mount --rbind "$d" "$dir$d"; done
     exec chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
       DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"
   ' in_chroot "$dir" "$@"
 }
 
-# Refuse to delete a tree that has anything mounted below it: a leaked bind
-# mount of /work or /home would otherwise be deleted with it.
+# Delete a tree, after detaching anything mounted below it: rm would go
+# through a leaked bind of /tmp or /home (--one-file-system does not stop at a
+# bind of the same file system).
 remove_tree() {
   local dir="$1"
   [[ -e $dir ]] || return 0
-  if awk -v d="$dir" '$5 == d || index($5, d "/") == 1 { found = 1 } END { exit !found }' \
-       /proc/self/mountinfo; then
-    die "something is mounted under $dir; unmount it first (not deleting)"
-  fi
+  ! mountpoint -q "$dir" || die "$dir is a mount point; not deleting it"
+  detach_mounts "$dir"
   rm -rf --one-file-system "$dir"
 }
 
@@ -143,16 +186,20 @@ ensure_host_tools() {
 }
 
 # ---------------------------------------------------------------- build ----
-build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
-  local dir="$1" mirror="$2" want="$3" t include=()
-  local aptopts=(-q -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
+run_debootstrap() {  # run_debootstrap DIR MIRROR
+  local dir="$1" mirror="$2" t=$SECONDS include=()
   [[ $mirror == https:* ]] && include=(--include=ca-certificates)
-
-  t=$SECONDS
   log "debootstrap --variant=minbase $SUITE $mirror (a minute or two)"
   run_logged "$LOGS/debootstrap.log" \
-    debootstrap --variant=minbase "${include[@]}" "$SUITE" "$dir" "$mirror"
+    isolated debootstrap --variant=minbase "${include[@]}" "$SUITE" "$dir" "$mirror"
   log "debootstrap done $(elapsed "$t")"
+}
+
+build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
+  local dir="$1" mirror="$2" want="$3" t
+  local aptopts=(-q -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
+
+  run_debootstrap "$dir" "$mirror"
 
   t=$SECONDS
   log "apt-get update in the chroot"
@@ -256,15 +303,16 @@ write_file() {  # write_file PATH MODE < content (atomic)
   mv -f "$path.tmp.$$" "$path"
 }
 
-write_wrappers() {
-  mkdir -p "$BIN"
+write_wrappers() {  # write_wrappers BINDIR CHROOT: the wrappers in BINDIR run CHROOT's tools
+  local bin="$1" root="$2"
+  mkdir -p "$bin"
   # The runner: an outer part that enters a private mount namespace, and an
-  # inner part (--enter) that binds the host's user directories into the
-  # chroot at the same paths, then chroots and execs the tool with the same
-  # cwd and argv.  exec all the way: exit status, signals and stdio are the
-  # tool's own.
-  sed -e "s|@ROOT@|$ROOT|g" -e "s|@SELF@|$BIN/rocm-sid-run|g" \
-      -e "s|@BIND_DIRS@|${BIND_DIRS[*]}|g" <<'EOF' | write_file "$BIN/rocm-sid-run" 755
+  # inner part (enter, run by unshare as `bash -c`: no argument of the runner
+  # reaches it) that binds the host's user directories into the chroot at the
+  # same paths, then chroots and execs the tool with the same cwd and argv.
+  # exec all the way: exit status, signals and stdio are the tool's own.
+  sed -e "s|@ROOT@|$root|g" \
+      -e "s|@BIND_DIRS@|${BIND_DIRS[*]}|g" <<'EOF' | write_file "$bin/rocm-sid-run" 755
 #!/bin/bash
 # rocm-sid-run CMD [ARG...] - run CMD from the ROCm chroot @ROOT@
 # on host files at the same absolute paths.  Generated by
@@ -273,10 +321,11 @@ write_wrappers() {
 # Bound into the chroot: @BIND_DIRS@ (those that exist), the current
 # directory, $HOME, $TMPDIR and the directories listed in
 # HIPPORT_ROCM_SID_BIND (colon separated).  A directory the chroot has itself
-# (e.g. /usr/include) is never shadowed.
+# (e.g. /usr/include) is never shadowed.  Everything is mounted in a mount
+# namespace of the call's own, whose mounts propagate nowhere: the caller's
+# namespace never sees them, and they go when the last process in it exits.
 set -euo pipefail
 root='@ROOT@'
-self='@SELF@'
 
 die() { echo "rocm-sid-run: $*" >&2; exit 125; }
 
@@ -288,8 +337,17 @@ covered() {  # covered PATH: PATH is at or under an already bound directory
   return 1
 }
 
-enter() {
-  local d p
+enter() {  # enter OUTER_NAMESPACE CMD [ARG...]
+  local outer="$1" d p
+  shift
+  # Mount nothing unless this is a new mount namespace whose mounts are
+  # shared with no other: every bind below would outlive the call otherwise.
+  [[ $(readlink /proc/self/ns/mnt) != "$outer" ]] \
+    || die "unshare made no new mount namespace; nothing mounted"
+  if awk '{ for (i = 7; i <= NF && $i != "-"; i++) if ($i ~ /^shared:/) found = 1 }
+          END { exit !found }' /proc/self/mountinfo; then
+    die "the new mount namespace shares its mounts (unshare --propagation private did not apply); nothing mounted"
+  fi
   for d in /dev /proc /sys; do mount --rbind "$d" "$root$d"; done
   bound=()
   for d in @BIND_DIRS@; do
@@ -331,67 +389,88 @@ enter() {
   exec chroot "$root" /usr/bin/env -C "$cwd" -- "$@"
 }
 
-if [[ ${1:-} == --enter ]]; then
-  shift
-  enter "$@"
-fi
 [[ $# -gt 0 ]] || { echo "usage: rocm-sid-run CMD [ARG...]" >&2; exit 2; }
 [[ -f $root/.ready ]] \
   || die "$root is not set up; run scripts/setup-rocm-modern.sh (as root)"
-if [[ $EUID -eq 0 ]]; then
-  exec unshare --mount --propagation private -- "$self" --enter "$@"
-fi
-exec unshare --user --map-root-user --mount --propagation private -- "$self" --enter "$@"
+outer="$(readlink /proc/self/ns/mnt)" || die "cannot read /proc/self/ns/mnt"
+inner="set -euo pipefail; $(declare -p root); $(declare -f die covered enter); enter \"\$@\""
+user=()
+[[ $EUID -eq 0 ]] || user=(--user --map-root-user)
+exec unshare "${user[@]}" --mount --propagation private -- \
+  "$BASH" -c "$inner" rocm-sid-run "$outer" "$@"
 EOF
   local tool
   for tool in hipcc hipconfig cmake ctest make; do
     printf '#!/bin/sh\n# %s from the ROCm chroot %s (scripts/setup-rocm-modern.sh)\nexec %q %s "$@"\n' \
-      "$tool" "$ROOT" "$BIN/rocm-sid-run" "$tool" | write_file "$BIN/$tool" 755
+      "$tool" "$root" "$bin/rocm-sid-run" "$tool" | write_file "$bin/$tool" 755
   done
 }
 
 # ------------------------------------------------------------------ main ----
-log "cache: $CACHE (CI=${CI:-})"
-mkdir -p "$CACHE" "$LOGS"
-exec 9>"$CACHE/.rocm-sid.lock"
-if ! flock -n 9; then
-  log "another setup holds $CACHE/.rocm-sid.lock; waiting"
-  flock 9
-fi
-
-mirror="$(mirror_uri)"
-want="hipport-rocm-sid/$STAMP_VERSION mirror=$mirror suite=$SUITE install=${INSTALL_PKGS[*]}"
-want+=" unpack=${UNPACK_PKGS[*]} optional=${OPTIONAL_UNPACK_PKGS[*]}"
-
-if [[ "${HIPPORT_TOOLCHAIN_REFRESH:-0}" != 1 && -f $ROOT/.ready && -f $ROOT/.hipport-stamp \
-      && "$(head -n1 "$ROOT/.hipport-stamp")" == "$want" \
-      && -x $ROOT/usr/bin/hipcc && -f $ROOT/usr/include/hipblas/hipblas.h ]]; then
-  log "chroot up to date in $ROOT"
-else
-  ensure_host_tools
-  for stale in "$CACHE"/rocm-sid.tmp.* "$CACHE"/rocm-sid.old.*; do
-    [[ -e $stale ]] && { log "removing leftover $stale"; remove_tree "$stale"; }
-  done
-  tmp="$CACHE/rocm-sid.tmp.$$"
-  # A failed build leaves no half chroot behind (its logs stay in $LOGS).
-  trap 'status=$?; [[ -n ${tmp:-} ]] && remove_tree "$tmp"; exit $status' EXIT
-  build_chroot "$tmp" "$mirror" "$want"
-  touch "$tmp/.ready"
-  if [[ -e $ROOT ]]; then
-    mv "$ROOT" "$CACHE/rocm-sid.old.$$"
+main() {
+  if [[ ${1:-} == --write-wrappers ]]; then
+    [[ $# -eq 2 ]] || die "usage: $0 --write-wrappers DIR"
+    write_wrappers "$2" "$ROOT"
+    return
   fi
-  mv "$tmp" "$ROOT"
-  tmp=""
-  trap - EXIT
-  remove_tree "$CACHE/rocm-sid.old.$$"
-  log "chroot ready in $ROOT $(elapsed)"
-  tail -n +2 "$ROOT/.hipport-stamp" | sed 's/^/[setup-rocm-modern]   /' >&2
-fi
-write_wrappers
+  [[ $# -eq 0 ]] || die "unknown argument $1 (see the usage at the top of $0)"
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || die "must run as root (or with sudo available)"
+    exec sudo --preserve-env=HIPPORT_TOOLCHAIN_CACHE,HIPPORT_TOOLCHAIN_REFRESH,CI \
+      bash "${BASH_SOURCE[0]}" "$@"
+  fi
+  export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
 
-hip_version="$("$BIN/hipcc" --version 2>&1 | awk '/HIP version/ {print $3; exit}')"
-clang_version="$("$BIN/hipcc" --version 2>&1 | awk '/clang version/ {print $4; exit}')"
-hipcc_pkg="$(awk -F= '$1 == "installed hipcc" {print $2}' "$ROOT/.hipport-stamp")"
-[[ -n $hip_version && -n $clang_version ]] || die "$BIN/hipcc --version failed"
-log "hipcc $hipcc_pkg, HIP $hip_version, clang $clang_version: $BIN/hipcc"
-log "done in $((SECONDS - start))s"
+  log "cache: $CACHE (CI=${CI:-})"
+  mkdir -p "$CACHE" "$LOGS"
+  exec 9>"$CACHE/.rocm-sid.lock"
+  if ! flock -n 9; then
+    log "another setup holds $CACHE/.rocm-sid.lock; waiting"
+    flock 9
+  fi
+  # The wrappers and the steps below mount only in namespaces of their own:
+  # anything mounted in the chroot here is a leftover (of an older wrapper).
+  [[ -d $ROOT ]] && detach_mounts "$ROOT"
+
+  mirror="$(mirror_uri)"
+  want="hipport-rocm-sid/$STAMP_VERSION mirror=$mirror suite=$SUITE install=${INSTALL_PKGS[*]}"
+  want+=" unpack=${UNPACK_PKGS[*]} optional=${OPTIONAL_UNPACK_PKGS[*]}"
+
+  if [[ "${HIPPORT_TOOLCHAIN_REFRESH:-0}" != 1 && -f $ROOT/.ready && -f $ROOT/.hipport-stamp \
+        && "$(head -n1 "$ROOT/.hipport-stamp")" == "$want" \
+        && -x $ROOT/usr/bin/hipcc && -f $ROOT/usr/include/hipblas/hipblas.h ]]; then
+    log "chroot up to date in $ROOT"
+  else
+    ensure_host_tools
+    for stale in "$CACHE"/rocm-sid.tmp.* "$CACHE"/rocm-sid.old.*; do
+      [[ -e $stale ]] && { log "removing leftover $stale"; remove_tree "$stale"; }
+    done
+    tmp="$CACHE/rocm-sid.tmp.$$"
+    # A failed build leaves no half chroot behind (its logs stay in $LOGS).
+    trap 'status=$?; [[ -n ${tmp:-} ]] && remove_tree "$tmp"; exit $status' EXIT
+    build_chroot "$tmp" "$mirror" "$want"
+    touch "$tmp/.ready"
+    if [[ -e $ROOT ]]; then
+      mv "$ROOT" "$CACHE/rocm-sid.old.$$"
+    fi
+    mv "$tmp" "$ROOT"
+    tmp=""
+    trap - EXIT
+    remove_tree "$CACHE/rocm-sid.old.$$"
+    log "chroot ready in $ROOT $(elapsed)"
+    tail -n +2 "$ROOT/.hipport-stamp" | sed 's/^/[setup-rocm-modern]   /' >&2
+  fi
+  write_wrappers "$BIN" "$ROOT"
+
+  hip_version="$("$BIN/hipcc" --version 2>&1 | awk '/HIP version/ {print $3; exit}')"
+  clang_version="$("$BIN/hipcc" --version 2>&1 | awk '/clang version/ {print $4; exit}')"
+  hipcc_pkg="$(awk -F= '$1 == "installed hipcc" {print $2}' "$ROOT/.hipport-stamp")"
+  [[ -n $hip_version && -n $clang_version ]] || die "$BIN/hipcc --version failed"
+  log "hipcc $hipcc_pkg, HIP $hip_version, clang $clang_version: $BIN/hipcc"
+  log "done in $((SECONDS - start))s"
+}
+
+# Sourced (by the tests), it only defines the functions above.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  main "$@"
+fi

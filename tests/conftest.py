@@ -6,7 +6,13 @@ import pytest
 
 from hipport.api import convert_source
 from hipport.settings import Settings
-from tests.toolchain import ORACLE_NAMES, HipOracle, require_hip_oracle
+from tests.toolchain import (
+    ORACLE_NAMES,
+    HipOracle,
+    mounts_below,
+    require_hip_oracle,
+    toolchain_cache,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -45,3 +51,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "hip_oracle" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run fails if anything is mounted under the toolchain cache when it
+    ends: the ROCm chroot's wrappers and setup steps mount only in namespaces
+    of their own, and a bind of /tmp left under the cache would be emptied by
+    ``rm -rf /var/cache/hipport`` (issue 24)."""
+    cache = toolchain_cache()
+    leaked = mounts_below(cache)
+    if not leaked:
+        return
+    lines = [f"mounted under {cache} at the end of the run (unmount them: umount -l PATH):",
+             *(f"  {point}" for point in leaked)]
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    for line in lines:
+        if reporter is not None:
+            reporter.write_line(line, red=True, bold=True)
+        else:
+            print(line)
+    if session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

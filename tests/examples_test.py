@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from hipport.runner import Job, Mode, Outcome, RunOptions, run_batch
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job, Outcome
+from hipport.request import Request
+from hipport.runner import run_batch
 from tests.toolchain import compile_cuda, compile_hip, require_nvcc
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -18,7 +22,7 @@ def convert_tree(src: Path, out: Path) -> list:
     jobs = [Job(f, str(f.relative_to(src)), out / f.relative_to(src),
                 convert=f.suffix in (".cu", ".cuh", ".h", ".cpp"))
             for f in sorted(src.rglob("*")) if f.is_file()]
-    return run_batch(jobs, RunOptions(Mode.MIRROR))
+    return run_batch(jobs, RunOptions(Request((), Mode.MIRROR)))
 
 
 def test_there_are_at_least_four_examples():

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from hipport.cli import cli
@@ -52,7 +53,7 @@ def test_validate_reports_file_line_and_key(tmp_path: Path):
                    "  - {cuda: cudaFoo, hip: hipBar, kind: function}\n")
     result = run("mappings", "validate", str(good), str(bad), str(dup))
     assert result.exit_code == 1
-    assert f"{good}: 1 entries, valid" in result.stdout
+    assert f"{good}: 1 entry, valid" in result.stdout
     assert f"{bad}:6: entries[0].status: expected one of" in result.stderr
     assert f"{dup}:5: duplicate CUDA name 'cudaFoo'" in result.stderr
 
@@ -82,3 +83,26 @@ def test_identity_rule_disables_a_mapping(tmp_path: Path):
     assert f.read_bytes() == (b"#include <hip/hip_runtime.h>\n"
                               b"void f() { cudaMalloc(&p, 4); hipFree(p); }\n")
     assert "HP9" not in result.stderr
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: None, ": cannot read mapping file: no such file or directory"),
+    (lambda p: p.mkdir(), ": cannot read mapping file: is a directory"),
+    (lambda p: p.write_bytes(b"schema: hipport-mappings/1\n# caf\xe9\n"),
+     ":2: the mapping file is not UTF-8 (byte 0xe9); save it as UTF-8"),
+], ids=["missing", "a folder", "latin-1"])
+def test_validate_names_a_file_it_cannot_read(tmp_path: Path, make, words):
+    # Before: Python's own words and no file name ("'utf-8' codec can't
+    # decode byte 0xe9 in position 31: invalid continuation byte"), exit 1.
+    path = tmp_path / "rules.yaml"
+    make(path)
+    good = tmp_path / "good.yaml"
+    good.write_text("schema: hipport-mappings/1\nlibrary: runtime\nentries:\n"
+                    "  - {cuda: cudaFoo, hip: hipFoo, kind: function}\n")
+    result = run("mappings", "validate", str(path), str(good))
+    assert result.exit_code == 2
+    assert result.stderr == f"hipport: error: {path}{words}\n"
+    assert result.stdout.startswith(f"{good}: 1 ") and result.stdout.endswith(", valid\n")
+    rules = run("mappings", "list", "--rules", str(path))
+    assert rules.exit_code == 2
+    assert rules.stderr == result.stderr.replace("mapping file", "rules file")

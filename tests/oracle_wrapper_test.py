@@ -1,7 +1,8 @@
 """The ROCm chroot's wrapper (``<cache>/bin/rocm-sid-run``, written by
 scripts/setup-rocm-modern.sh) behaves like the tool it runs: same cwd, same
 argv, files at the same absolute paths, exit status and output unchanged,
-and several calls at once."""
+and several calls at once.  Each test runs the installed wrapper and this
+checkout's (rendered into a temporary folder)."""
 from __future__ import annotations
 
 import subprocess
@@ -10,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.toolchain import REPO_ROOT, HipOracle, require_hip_oracle
+from tests.toolchain import REPO_ROOT, HipOracle, rendered_chroot_oracle, require_hip_oracle
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def chroot() -> HipOracle:
-    return require_hip_oracle("rocm-6.4")
+@pytest.fixture(scope="module", params=["installed", "rendered"])
+def chroot(request, tmp_path_factory) -> HipOracle:
+    if request.param == "installed":
+        return require_hip_oracle("rocm-6.4")
+    return rendered_chroot_oracle(tmp_path_factory.mktemp("wrappers") / "bin")
 
 
 def run(oracle: HipOracle, *argv: str, cwd: Path, stdin: str | None = None):

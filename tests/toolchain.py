@@ -29,7 +29,7 @@ import sys
 import sysconfig
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -73,6 +73,30 @@ def _executable(path: Path) -> str | None:
 def toolchain_cache() -> Path:
     """The machine-level cache of scripts/setup-rocm-modern.sh."""
     return Path(os.environ.get(CACHE_ENV) or DEFAULT_CACHE)
+
+
+_MOUNTINFO_ESCAPE = re.compile(r"\\([0-7]{3})")
+
+
+def mount_points(mountinfo: str) -> list[str]:
+    """The mount points of a ``/proc/<pid>/mountinfo`` text, unescaped
+    (the kernel writes a space as ``\\040``, a backslash as ``\\134``)."""
+    points = []
+    for line in mountinfo.splitlines():
+        fields = line.split(" ")
+        if len(fields) > 4:
+            points.append(_MOUNTINFO_ESCAPE.sub(lambda m: chr(int(m.group(1), 8)), fields[4]))
+    return points
+
+
+def mounts_below(directory: PathLike, mountinfo: str | None = None) -> list[str]:
+    """Mount points below ``directory`` (symlinks resolved; not the directory
+    itself, which may be a disk of its own) in ``mountinfo``, by default this
+    process's mount namespace."""
+    if mountinfo is None:
+        mountinfo = Path("/proc/self/mountinfo").read_text(errors="surrogateescape")
+    top = os.path.realpath(directory).rstrip("/")
+    return [p for p in mount_points(mountinfo) if p.startswith(top + "/")]
 
 
 def hipcc_path() -> str | None:
@@ -448,6 +472,20 @@ def require_hip_oracle(name: str) -> HipOracle:
         missing(f"HIP oracle {name} not found (found: {others}); "
                  "run scripts/setup-toolchain.sh")
     return found[name]
+
+
+def rendered_chroot_oracle(dest: Path) -> HipOracle:
+    """The ``rocm-6.4`` oracle through this checkout's wrappers, written into
+    ``dest`` (``setup-rocm-modern.sh --write-wrappers``; ``<cache>/bin`` is
+    left alone); skips the test like :func:`require_hip_oracle`."""
+    oracle = require_hip_oracle("rocm-6.4")
+    env = dict(os.environ, **{CACHE_ENV: str(oracle.sysroot.parent)})
+    done = subprocess.run(
+        ["bash", str(REPO_ROOT / "scripts" / "setup-rocm-modern.sh"), "--write-wrappers",
+         str(dest)], env=env, capture_output=True, text=True, timeout=60, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"setup-rocm-modern.sh --write-wrappers failed: {done.stderr}")
+    return replace(oracle, hipcc=str(dest / "hipcc"), runner=(str(dest / "rocm-sid-run"),))
 
 
 def require_nvcc() -> str:

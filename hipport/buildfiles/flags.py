@@ -201,7 +201,7 @@ def _library(i: int, name: str, result: FlagResult) -> _Action | None:
     if name in BY_LINK_NAME:
         lib = BY_LINK_NAME[name]
         result.libraries.add(lib)
-        return _Action(i, i, "HP605", f"-l{name} -> -l{lib.link_name}", f"-l{lib.link_name}")
+        return _Action(i, i, "HP605", f"-l{name} -> -l{lib.link}", f"-l{lib.link}")
     if name in DROPPED_LINK_NAMES:
         return _Action(i, i, "HP611", f"-l{name} removed: HIP has no separate device runtime",
                        None)

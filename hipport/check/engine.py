@@ -14,7 +14,7 @@ from hipport.check.baseline import Baseline, Fingerprint, fingerprint, relative_
 from hipport.check.model import Violation
 from hipport.check.policy import FailurePolicy
 from hipport.findings import LocatedFinding
-from hipport.runner import FileResult, Outcome
+from hipport.jobs import FileResult, Outcome
 from hipport.score import not_read
 from hipport.source import LineIndex
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
+from hipport.artifacts import output_target
 from hipport.check.baseline import Baseline, find_baseline, relative_key, write
 from hipport.check.engine import CheckedFile, Verdict, evaluate
 from hipport.check.gitdiff import (
@@ -28,14 +29,16 @@ from hipport.check.policy import (
     parse_prefixes,
 )
 from hipport.check.unused import unused_suppressions
-from hipport.compat import DEFAULT_HEADER
+from hipport.compat.strategy import CompatStrategy
 from hipport.config import load_config
+from hipport.delivery import Mode
 from hipport.files import Selection, Skipped
-from hipport.outputs import output_target
-from hipport.parse import get_backend
-from hipport.pipeline import FrontEnd, Plan, Request, execute, plan
-from hipport.runner import FileResult, Job, Mode
+from hipport.jobs import FileResult, Job
+from hipport.pipeline import Plan, execute, plan
+from hipport.request import FrontEnd, Request
+from hipport.rewrite import RewriteStrategy
 from hipport.settings import Settings
+from hipport.strategy import Strategy
 from hipport.table import load_table
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -96,14 +99,17 @@ def run_check(req: CheckRequest) -> CheckRun:
     run = CheckRun(failing, change, old)
     if not targets:
         return run
-    settings = req.settings
-    if failing.policy is Policy.COMPAT:  # the header is found from where the check starts
-        folder = start if start.is_dir() else start.parent
-        settings = replace(settings, strategy="compat",
-                           compat_header=str(folder / (req.compat_header or DEFAULT_HEADER)))
-    planned = plan(Request(tuple(targets), Mode.DRY_RUN, settings, req.selection,
+    strategy: Strategy = RewriteStrategy()
+    if failing.policy is Policy.COMPAT:
+        # --compat-header is relative to the current folder (a hook's files
+        # change from commit to commit); without it, the tree's header is
+        # found from the first file checked (hipport.compat.place).
+        strategy = CompatStrategy(header=os.path.abspath(req.compat_header)
+                                  if req.compat_header else "")
+    planned = plan(Request(tuple(targets), Mode.DRY_RUN, req.settings, req.selection,
                            req.front_end, req.rules, req.jobs,
-                           in_process_up_to=IN_PROCESS_LIMIT, debug=req.debug))
+                           in_process_up_to=IN_PROCESS_LIMIT, debug=req.debug,
+                           strategy=strategy))
     run.skipped = planned.skipped
     if req.write_baseline and old is not None:
         output_target(old.path, "baseline", tuple(targets), req.selection, planned.jobs)
@@ -186,8 +192,8 @@ def _unused(results: list[FileResult], checked: dict[str, CheckedFile], planned:
         if b"hipport:" not in data:
             continue
         if table is None or backend is None:
-            table = load_table(options.rules)
-            backend = get_backend(options.backend, **dict(options.backend_options))
+            table = load_table(options.request.rules)
+            backend = options.request.front_end.backend()
         lines = None if added is None else added.get(file.path, frozenset())
         out.extend(v for v in unused_suppressions(result.display, data, backend, table,
                                                   options.settings, file.path)

@@ -16,12 +16,13 @@ from hipport.check.policy import FailurePolicy
 from hipport.check.session import CheckRequest
 from hipport.check.session import run_check as check
 from hipport.errors import UsageError
-from hipport.options import display_path
+from hipport.filenames import display_path
 from hipport.output import HUMAN_FORMATS, Options
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics
 from hipport.output.style import Palette, color_wanted
 from hipport.score import UNREAD
+from hipport.words import plural
 
 
 def _validate(req: CheckRequest, output_format: str, statistics: bool) -> None:
@@ -64,9 +65,9 @@ def run_check(req: CheckRequest, output_format: str = "text", quiet: bool = Fals
         assert run.baseline is not None
         if not quiet:
             written, dropped = run.written
-            extra = f"; {dropped} entries of deleted files dropped" if dropped else ""
-            click.echo(f"hipport check: wrote {display_path(run.baseline.path)}: {written} "
-                       f"known violation{'s' if written != 1 else ''} "
+            extra = f"; {plural(dropped, 'entry')} of deleted files dropped" if dropped else ""
+            click.echo(f"hipport check: wrote {display_path(run.baseline.path)}: "
+                       f"{plural(written, 'known violation')} "
                        f"({run.failing.describe()}){extra}", err=True)
         _problems(verdict)
         return 0
@@ -103,13 +104,13 @@ def _summary(verdict: Verdict, failing: FailurePolicy, baseline: Baseline | None
         context.append(f"only lines added by {change.description}")
         if verdict.outside_diff:
             context[-1] += f", {verdict.outside_diff} elsewhere not counted"
-    files = f"{verdict.files} file{'s' if verdict.files != 1 else ''}"
+    files = plural(verdict.files, "file")
     if not verdict.failed:
         click.echo(f"hipport check: no new violations in {files} ({'; '.join(context)})",
                    err=True)
     else:
         n = len(verdict.new)
-        click.echo(f"hipport check: {n} new violation{'s' if n != 1 else ''} in {files} "
+        click.echo(f"hipport check: {plural(n, 'new violation')} in {files} "
                    f"({'; '.join(context)})", err=True)
         found = {v.code for v in verdict.new if v.code.startswith("HP")}
         if UNREAD in found:  # no comment in the file can be read, so none can silence it

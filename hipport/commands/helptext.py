@@ -139,7 +139,8 @@ HP021 for a timeout) at the compiler's first error.
 Exit codes:
   0  done (units that do not compile are listed)
   1  --strict and a translation unit does not compile
-  2  usage error, or no HIP compiler found (the places tried are named)"""
+  2  usage error, no HIP compiler found (the places tried are named), or it
+     cannot be run"""
 
 DOCTOR_EPILOG = """\
 Examples:

@@ -6,20 +6,19 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hipport.codes import CODES
+from hipport.delivery import Mode
+from hipport.jobs import Outcome
 from hipport.output import HUMAN_FORMATS, Options, Reported, render
 from hipport.output.model import FixState
 from hipport.output.statistics import render_statistics
 from hipport.output.style import Palette, color_wanted
 from hipport.output.text import repeated_notes
 from hipport.pipeline import Plan, Run
-from hipport.runner import Mode, Outcome
+from hipport.rewrite import RewriteStrategy
 from hipport.score import RunStats
-
-if TYPE_CHECKING:
-    from hipport.commands.convert import ConvertRequest
+from hipport.words import plural
 
 # Past this many findings a list is more than anyone reads on a terminal:
 # the closing lines point to the summaries.
@@ -27,8 +26,22 @@ LONG_LISTING = 200
 
 
 @dataclass(frozen=True)
+class Shown:
+    """How a command lists what it found (the options of every command that
+    lists findings)."""
+
+    quiet: bool = False  # the summary line only
+    verbose: bool = False  # converted findings too
+    show_fixes: bool = False
+    output_format: str = "concise"
+    statistics: bool = False  # counts per code instead of a list
+    color: str = "auto"
+
+
+@dataclass(frozen=True)
 class Listing:
-    # What is listed: unapplied findings and applied caveats (all with --verbose).
+    # What is listed: unapplied findings, applied ones of announced codes
+    # and applied caveats (all with --verbose).
     items: tuple[Reported, ...]
     unsafe: int  # findings of the run that --unsafe-fixes would fix
     options: Options
@@ -37,7 +50,7 @@ class Listing:
     quiet: bool
 
     @classmethod
-    def of(cls, run: Run, req: ConvertRequest, planned: Plan) -> Listing:
+    def of(cls, run: Run, shown: Shown, planned: Plan) -> Listing:
         items: list[Reported] = []
         unsafe = 0
         for r in run.results:
@@ -47,10 +60,10 @@ class Listing:
             for f in r.findings:
                 item = Reported.of(r.display, f)
                 unsafe += item.fix_state is FixState.UNSAFE
-                if req.verbose or not f.applied or CODES[f.code].caveat:
+                if shown.verbose or not f.applied or CODES[f.code].listed_applied:
                     items.append(item)
-        human = req.output_format in HUMAN_FORMATS
-        palette = Palette(human and color_wanted(req.color, sys.stderr))
+        human = shown.output_format in HUMAN_FORMATS
+        palette = Palette(human and color_wanted(shown.color, sys.stderr))
         sources = {job.display: job.source for job in planned.jobs}
         readable = planned.request.mode is not Mode.IN_PLACE  # in place: the bytes are gone
 
@@ -63,8 +76,9 @@ class Listing:
             except OSError:
                 return None
 
-        options = Options(palette, req.show_fixes, fixes_written=True, source=source)
-        return cls(tuple(items), unsafe, options, req.output_format, req.statistics, req.quiet)
+        options = Options(palette, shown.show_fixes, fixes_written=True, source=source)
+        return cls(tuple(items), unsafe, options, shown.output_format, shown.statistics,
+                   shown.quiet)
 
     @property
     def palette(self) -> Palette:
@@ -95,13 +109,13 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
     hints = []
     if listing.unsafe and not unsafe_fixes:
         n = listing.unsafe
-        hints.append(f"{p.marker('[*]')} {n} more fix{'es' if n != 1 else ''} available with "
+        hints.append(f"{p.marker('[*]')} {plural(n, 'more fix')} available with "
                      f"`--unsafe-fixes` (`--show-fixes` shows {'them' if n != 1 else 'it'}; "
                      "review each: they may change what the code does)")
     n = len(listing.items)
     if n > LONG_LISTING:
         files = len({item.path for item in listing.items})
-        hints.append(f"{n} findings in {files} file{'s' if files != 1 else ''}: `--statistics` "
+        hints.append(f"{plural(n, 'finding')} in {plural(files, 'file')}: `--statistics` "
                      "counts them per code, `hipport report` ranks what to do first.")
     elided = listing.notes_elided
     if elided:
@@ -111,16 +125,21 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
     return hints
 
 
-def summary_line(stats: RunStats, palette: Palette) -> str:
+def summary_line(stats: RunStats, palette: Palette,
+                 settled: str = RewriteStrategy.settled) -> str:
     """The run in one line; a run that converted nothing says so plainly
-    (a second run over a converted tree is not a failure)."""
+    (a second run over a converted tree is not a failure), and ``settled``
+    is what the strategy says of the references found done (those a compat
+    header maps count as converted in every run: such a run says they are
+    mapped, not that it converted them)."""
     t = stats.totals
-    if stats.files_converted or stats.files_failed or t.refs_converted:
+    if stats.files_converted or stats.files_failed:
         return stats.summary()
     files = stats.files_unchanged + stats.files_skipped
-    line = f"nothing left to convert in {files} file{'s' if files != 1 else ''}"
+    line = f"nothing left to convert in {plural(files, 'file')}"
+    if t.refs_converted:
+        line += f" · {plural(t.refs_converted, 'CUDA reference')} {settled}"
     if t.refs_unconverted:
         n = t.refs_unconverted
-        line += (f" · {n} CUDA reference{'s' if n != 1 else ''} "
-                 f"remain{'s' if n == 1 else ''} for a person")
+        line += f" · {plural(n, 'CUDA reference')} remain{'s' if n == 1 else ''} for a person"
     return palette.good(line) if not t.refs_unconverted else line

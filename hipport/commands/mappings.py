@@ -1,17 +1,21 @@
 """`hipport mappings ...`: inspect, validate and document the catalogue."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Sequence
 
 import click
 
-from hipport.errors import HipportError, UsageError
+from hipport.errors import HipportError, MappingFileError, UsageError
+from hipport.libraries import SCHEMA_ID as LIBRARY_SCHEMA
+from hipport.libraries import parse_library_table
 from hipport.suggest import did_you_mean
-from hipport.table import load_table
+from hipport.table import load_table, parse_mapping_file, read_mapping_text
 from hipport.table.coverage import coverage
 from hipport.table.docs import library_pages
-from hipport.table.schema import Mapping, parse_mapping_file
+from hipport.table.schema import Mapping
+from hipport.words import plural
 
 
 def _describe(m: Mapping) -> str:
@@ -44,7 +48,7 @@ def list_entries(rules: Sequence[str], library: str | None, status: str | None) 
             continue
         click.echo(f"{m.cuda}\t{m.hip or '-'}\t{m.kind}\t{m.library}\t{m.status.value}")
         count += 1
-    click.echo(f"{count} entries", err=True)
+    click.echo(plural(count, "entry"), err=True)
     return 0
 
 
@@ -62,23 +66,40 @@ def show(names: Sequence[str], rules: Sequence[str]) -> int:
     return 1 if missing else 0
 
 
+# The library table (mappings/rocm-libraries.yaml) validates with its own schema.
+LIBRARY_SCHEMA_LINE = re.compile(rf"^schema:[ \t]*{re.escape(LIBRARY_SCHEMA)}[ \t]*$", re.M)
+
+
 def validate(files: Sequence[Path]) -> int:
-    failures = 0
+    """1 when a file is invalid; 2 when one cannot be read (missing, a
+    folder, not UTF-8), which says so in one line naming it."""
+    failures = unreadable = 0
     for path in files:
         try:
-            entries = parse_mapping_file(path.read_text(encoding="utf-8"), str(path))
+            text = read_mapping_text(path)
+        except MappingFileError as exc:
+            click.echo(f"hipport: error: {exc}", err=True)
+            unreadable += 1
+            continue
+        try:
+            if LIBRARY_SCHEMA_LINE.search(text):
+                libraries = parse_library_table(text, str(path))
+                click.echo(f"{path}: {len(libraries.cuda)} CUDA and {len(libraries.rocm)} ROCm "
+                           "libraries, valid")
+                continue
+            entries = parse_mapping_file(text, str(path))
             seen: dict[str, str] = {}
             for e in entries:
                 if e.cuda in seen:
                     raise HipportError(f"{e.origin}: duplicate CUDA name {e.cuda!r} "
                                        f"(also at {seen[e.cuda]})")
                 seen[e.cuda] = e.origin
-        except (HipportError, OSError, UnicodeDecodeError) as exc:
+        except HipportError as exc:
             click.echo(f"{exc}", err=True)
             failures += 1
         else:
-            click.echo(f"{path}: {len(entries)} entries, valid")
-    return 1 if failures else 0
+            click.echo(f"{path}: {plural(len(entries), 'entry')}, valid")
+    return 2 if unreadable else 1 if failures else 0
 
 
 def stats(rules: Sequence[str]) -> int:
@@ -94,7 +115,7 @@ def stats(rules: Sequence[str]) -> int:
                    f"{r.entries:>8} {r.supported:>9} {r.statuses['unsupported']:>8} "
                    f"{r.statuses['removed']:>8}  {r.source}")
     supported = sum(r.supported for r in rows)
-    click.echo(f"total: {len(table)} entries, {supported} with a HIP equivalent; "
+    click.echo(f"total: {plural(len(table), 'entry')}, {supported} with a HIP equivalent; "
                f"{total_found}/{total_names} public CUDA names from the headers catalogued")
     return 0
 
@@ -113,5 +134,6 @@ def write_docs(out: Path, check: bool) -> int:
     if check and stale:
         click.echo(f"stale: {', '.join(stale)} (run `hipport mappings docs`)", err=True)
         return 1
-    click.echo(f"{len(pages)} pages {'checked' if check else 'written'} in {out}", err=True)
+    click.echo(f"{plural(len(pages), 'page')} {'checked' if check else 'written'} in {out}",
+               err=True)
     return 0

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
+from hipport.artifacts import write_output
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.output.style import interactive
-from hipport.outputs import write_output
 from hipport.report import ALIASES, FORMATS, render
 from hipport.report.run import ReportRequest, make_report
 from hipport.report.view import headline

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from hipport.options import display_path
+from hipport.filenames import display_path, shown_path
 from hipport.output.progress import progress_bar
 from hipport.output.style import color_wanted, interactive
 from hipport.verify import Request, Verification, run
@@ -47,6 +47,9 @@ def print_text(verification: Verification, quiet: bool) -> None:
     if not verification.results:
         click.echo("hipport: no translation units to compile (.hip, .cu, or C++ sources "
                    "that include a HIP header)", err=True)
+    if not quiet:
+        compiler = verification.compiler
+        click.echo(f"hipcc: {shown_path(compiler.path)}; chosen: {compiler.reason}", err=True)
     click.echo(verification.summary, err=True)
 
 

@@ -7,13 +7,23 @@ ROCm release (the entry's ``rocm_version`` range and ``older`` mapping),
 the alternatives sit under ``#if HIP_VERSION ...``."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from hipport.compat import GUARD, MARKER, amd_condition
-from hipport.rules.arguments import ARGUMENT_CASTS, OTHER_FUNCTION_FOR_ARITY
+from hipport.rules import argument_rules
 from hipport.rules.cuda_version import macro_values
+from hipport.rules.shapes import (
+    CastArguments,
+    DropArgument,
+    FillEmptyCall,
+    OtherFunctionForArity,
+    Shape,
+    WrapArgument,
+)
 from hipport.settings import DEFAULT_CUDA_VERSION
+from hipport.table import MappingTable
 from hipport.table.schema import LIBRARIES, Mapping, parse_version
 
 RUNTIME = "hip/hip_runtime.h"
@@ -56,6 +66,83 @@ def covered_names(text: bytes) -> set[str]:
     return {m.group(2) for m in _TRACE.finditer(text.decode("utf-8", "replace"))}
 
 
+MISSED = "/* The AMD build will miss (they stay in the ledger; port them by hand):"
+_GUARD_TEST = re.compile(r"^#if defined\((\w+)\) && !defined\((\w+)\)\n"
+                         r"#define \2  /\* guard: \2 \*/$", re.M)
+_RENAME = re.compile(r"^#define (\w+) (\w+)  /\* ([^*]+?): \1 \*/$", re.M)
+_MISSED_LINE = re.compile(r"^ \*   (\S+): (.*)$", re.M)
+_CODE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+_ANSWERS = {"version": "version_tests", "launch bounds": "launch_bounds"}
+
+
+def read_uses(text: bytes, table: MappingTable) -> Uses:
+    """What a generated header maps and lists, read back from its traces:
+    ``render(read_uses(render(uses)))`` is ``render(uses)``.  A converted
+    name the catalogue no longer knows (a hazard's rename, a user rule not
+    loaded) is kept when it is a plain rename, listed as missed otherwise."""
+    body, _, missed = text.decode("utf-8", "replace").partition(MISSED)
+    uses = Uses()
+    uses.guards = {cuda: hip for hip, cuda in _GUARD_TEST.findall(body)}
+    renames = {m.group(1): m for m in _RENAME.finditer(body)}
+    for origin, name in _TRACE.findall(body):
+        if origin in _ANSWERS:
+            setattr(uses, _ANSWERS[origin], True)
+            continue
+        if origin == "guard" or name in uses.entries:
+            continue
+        entry = table.lookup(name)
+        if entry is None and name in renames:
+            entry = Mapping(name, renames[name].group(2), "macro", "runtime", origin=origin)
+        if entry is not None:
+            uses.entries[name] = entry
+        else:
+            uses.left[name] = f"mapped by {origin}, which this run did not load"
+    for name, why in _MISSED_LINE.findall(missed):
+        entry = None if _CODE_NAME.fullmatch(why) else table.lookup(name.strip("<>"))
+        if entry is not None:
+            uses.entries[entry.cuda] = entry
+        else:
+            uses.left[name] = why
+    return uses
+
+
+FORWARD = "/* forwards to the tree's compat header */"
+_FORWARD = re.compile(rb'^#include "([^"\n]+)"  ' + re.escape(FORWARD.encode()) + rb"$", re.M)
+
+
+def forwarder(include: str, name: str) -> bytes:
+    """The text that replaces a header generated for a folder converted on
+    its own, once its tree has a header: it includes the tree's, so the
+    folder's files keep their include and a translation unit sees one
+    header (the two would share an include guard)."""
+    return "\n".join([
+        MARKER.decode() + ": do not edit.",
+        f" * {name} was generated when this folder was converted on its own; the header of",
+        " * the tree around it, generated since, maps the names used here too. */",
+        f'#include "{include}"  {FORWARD}', ""]).encode()
+
+
+def forwarded(text: bytes) -> str | None:
+    """Where a forwarding header leads (its include), None for another text."""
+    found = _FORWARD.search(text) if text.startswith(MARKER) else None
+    return found.group(1).decode("utf-8", "surrogateescape") if found else None
+
+
+def merged(*parts: Uses) -> Uses:
+    """The union of what several runs used (a later part's entry wins)."""
+    out = Uses()
+    for part in parts:
+        out.entries.update(part.entries)
+        out.left.update(part.left)
+        out.guards.update(part.guards)
+        out.version_tests = out.version_tests or part.version_tests
+        out.launch_bounds = out.launch_bounds or part.launch_bounds
+    out.left = {n: why for n, why in out.left.items()
+                if n not in out.entries and n.strip("<>") not in out.entries
+                and n not in out.guards}
+    return out
+
+
 def definition(entry: Mapping) -> str | None:
     """The ``#define`` mapping ``entry`` (one alternative), or None when no
     macro can express it."""
@@ -64,38 +151,60 @@ def definition(entry: Mapping) -> str | None:
         return None
     if entry.rule is None:
         return None if hip == cuda else f"#define {cuda} {hip}"
-    if entry.rule == "drop-first-argument":
-        return f"#define {cuda}(mask, ...) {hip}(__VA_ARGS__)"
-    if entry.rule == "wrap-symbol-argument":
-        return f"#define {cuda}(symbol, ...) {hip}(HIP_SYMBOL(symbol), ##__VA_ARGS__)"
-    if entry.rule == "wrap-second-symbol-argument":
-        return (f"#define {cuda}(first, symbol, ...) "
-                f"{hip}(first, HIP_SYMBOL(symbol), ##__VA_ARGS__)")
-    if entry.rule == "activemask-as-ballot":
-        return f"#define {cuda}() {hip}(1)"
-    if entry.rule in ARGUMENT_CASTS:
-        return _casting_macro(cuda, hip, *ARGUMENT_CASTS[entry.rule])
-    if entry.rule in OTHER_FUNCTION_FOR_ARITY:
-        # Picked by the number of arguments (1 to 5): with c arguments the
-        # sixth of `args..., n5, n4, n3, n2, n1,` is n<c>.
-        arity, other = OTHER_FUNCTION_FOR_ARITY[entry.rule]
-        names = ", ".join(other if count == arity else hip for count in range(5, 0, -1))
-        return f"#define {cuda}(...) {PICK}(__VA_ARGS__, {names}, )(__VA_ARGS__)"
-    return None
+    shape = argument_rules()[entry.rule].shape
+    return None if shape is None else macro(shape, cuda, hip)
 
 
-# The arity picker the macros above use, defined once in a header that needs it.
+# The arity picker some macros use, defined once in a header that needs it.
 PICK = "HIPPORT_ARG6_"
 PICK_DEFINITION = f"#define {PICK}(a1, a2, a3, a4, a5, a6, ...) a6"
+_BEFORE = ("first", "second", "third", "fourth")
 
 
-def _casting_macro(cuda: str, hip: str, arity: int | None, casts: dict[int, bytes]) -> str:
+@functools.singledispatch
+def macro(shape: Shape, cuda: str, hip: str) -> str:
+    """The function-like macro that does to every call what the argument
+    rule of this ``shape`` does to one."""
+    raise TypeError(f"no macro for {type(shape).__name__}")
+
+
+@macro.register
+def _(shape: DropArgument, cuda: str, hip: str) -> str:
+    before = list(_BEFORE[:shape.index])
+    params = ", ".join([*before, shape.name, "..."])
+    return f"#define {cuda}({params}) {hip}({', '.join([*before, '__VA_ARGS__'])})"
+
+
+@macro.register
+def _(shape: WrapArgument, cuda: str, hip: str) -> str:
+    before = list(_BEFORE[:shape.index])
+    params = ", ".join([*before, shape.name, "..."])
+    args = ", ".join([*before, f"{shape.wrapper}({shape.name})"])
+    return f"#define {cuda}({params}) {hip}({args}, ##__VA_ARGS__)"
+
+
+@macro.register
+def _(shape: FillEmptyCall, cuda: str, hip: str) -> str:
+    return f"#define {cuda}() {hip}({shape.argument})"
+
+
+@macro.register
+def _(shape: OtherFunctionForArity, cuda: str, hip: str) -> str:
+    # Picked by the number of arguments (1 to 5): with c arguments the
+    # sixth of `args..., n5, n4, n3, n2, n1,` is n<c>.
+    names = ", ".join(shape.other if count == shape.arity else hip for count in range(5, 0, -1))
+    return f"#define {cuda}(...) {PICK}(__VA_ARGS__, {names}, )(__VA_ARGS__)"
+
+
+@macro.register
+def _(shape: CastArguments, cuda: str, hip: str) -> str:
     """`#define cuda(a0, ...) hip((void**)(a0), __VA_ARGS__)`: every argument
     up to the last cast is named, the rest (when the arity varies) passed on."""
-    named = arity if arity is not None else max(casts) + 1
+    casts = dict(shape.casts)
+    named = shape.arity if shape.arity is not None else max(casts) + 1
     params = [f"a{i}" for i in range(named)]
-    args = [f"({casts[i].decode()})({p})" if i in casts else p for i, p in enumerate(params)]
-    if arity is None:
+    args = [f"({casts[i]})({p})" if i in casts else p for i, p in enumerate(params)]
+    if shape.arity is None:
         params.append("...")
         args.append("__VA_ARGS__")
     return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(args)})"
@@ -269,7 +378,6 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
            "", "/* headers */", *include_lines, *_answers(uses, cuda_version),
            *_helpers(bounds + body), *bounds, *body]
     if missed:
-        out += ["", "/* The AMD build will miss (they stay in the ledger; port them by hand):",
-                *missed, " */"]
+        out += ["", MISSED, *missed, " */"]
     out += ["", f"#endif /* {amd_condition(macro)} */", f"#endif /* {GUARD} */", ""]
     return "\n".join(out).encode()

@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePath
 
-from hipport.compat import DEFAULT_HEADER, HEADER_INCLUDED, MARKER, source_condition
+from hipport.compat import DEFAULT_HEADER, HEADER_INCLUDED, MARKER, source_condition, wrap_macro
 from hipport.convert import (
     ConversionResult,
     allowed,
@@ -28,17 +28,19 @@ from hipport.convert import (
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Analysis, Backend, Include
+from hipport.rules.cuda_version import REPLACED, VERSION_MACROS, VERSION_TEST, macro_values
 from hipport.rules.includes import CUDA_HEADER_PREFIXES
 from hipport.rules.kernel_launch import LAUNCH_JOINED
 from hipport.settings import Settings
+from hipport.source import BOM
 from hipport.table import MappingTable
 
 INCLUDED = HEADER_INCLUDED
 
 
-def include_target(settings: Settings, path: Path | None) -> str:
-    """How ``path`` names the header: relative to its folder, '/'-separated."""
-    header = settings.compat_header or DEFAULT_HEADER
+def include_target(header: str, path: Path | None) -> str:
+    """How ``path`` names ``header``: relative to its folder, '/'-separated."""
+    header = header or DEFAULT_HEADER
     if path is None or not os.path.isabs(header):
         return Path(header).name if path is None else header
     rel = os.path.relpath(header, os.path.dirname(os.path.abspath(path)))
@@ -80,11 +82,16 @@ def as_rename(finding: Finding, data: bytes, settings: Settings) -> Finding | No
 
 
 def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
-                   path: Path | None = None) -> ConversionResult:
+                   path: Path | None = None, header: str = "", macro: str | None = None,
+                   respelled: tuple[str, ...] = ()) -> ConversionResult:
+    """``header``: the compat header's path (absolute once planned); ``macro``:
+    the one that selects the AMD build (None or "": the platform's);
+    ``respelled``: macros earlier wraps tested, to be re-spelled for it."""
     if data.startswith(MARKER):  # the generated header itself
         return apply_findings(data, [], settings)
     first = collect_findings(data, backend, table, settings, path)
     first.findings = [as_rename(f, data, settings) or f for f in first.findings]
+    first.findings = [version_test_told(f, data, header, settings) for f in first.findings]
     covered = [f for f in first.findings if covers(f, settings)]
     # No fix of any rule is applied but the joining of spaced launch chevrons
     # (which nvcc reads the same): the allowed ones are dropped (the header
@@ -95,7 +102,7 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
     covered_ids = {id(findings[i]) for i, f in enumerate(first.findings)
                    if any(f is c for c in covered)}
     uses_cuda = any(f.cuda_name is not None for f in first.findings) or bool(covered)
-    edit = _compat_edit(data, first.analysis, table, settings, path, uses_cuda)
+    edit = _compat_edit(data, first.analysis, table, path, uses_cuda, header, macro, respelled)
     if edit is not None:
         findings.append(edit)
     errors = first.analysis.error_count
@@ -118,25 +125,37 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
     return replace(result, stats=replace(result.stats, changed_lines=max(added, 0) + len(joined)))
 
 
-def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings: Settings,
-                 path: Path | None, uses_cuda: bool) -> Finding | None:
+def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, path: Path | None,
+                 uses_cuda: bool, header: str, given_macro: str | None,
+                 respelled_macros: tuple[str, ...]) -> Finding | None:
     includes = sorted(analysis.includes, key=lambda i: i.start)
     toolkit = [i for i in includes if is_toolkit_include(i, table) and _whole_line(data, i)]
     if not uses_cuda and not toolkit:
         return None
     newline = b"\r\n" if b"\r\n" in data else b"\n"
-    target = include_target(settings, path)
+    target = include_target(header, path)
     name = Path(target).name
     inserts: dict[int, list[bytes]] = {}
+    # A line added at the top goes after a UTF-8 byte-order mark, which
+    # must stay the file's first bytes.
+    first = len(BOM) if data.startswith(BOM) else 0
     present = any(Path(i.target).name == name and not i.system for i in includes)
     if not present:
-        at = _insertion(toolkit, includes, analysis)
+        at = max(_insertion(toolkit, includes, analysis), first)
         inserts.setdefault(at, []).append(f'#include "{target}"'.encode() + newline)
-    condition = source_condition(settings.compat_macro)
+    condition = source_condition(given_macro)
+    macro = wrap_macro(given_macro)
     wrapped = 0
+    respelled: list[Edit] = []
     for group in _groups(toolkit):
-        start, end = group[0].line_start, group[-1].line_end
-        if _already_wrapped(data, start, end, settings.compat_macro):
+        start, end = max(group[0].line_start, first), group[-1].line_end
+        wrap = _wrap_around(data, start, end)
+        if wrap is not None and wrap[2] == macro:
+            continue
+        if wrap is not None and wrap[2] in respelled_macros:
+            # The tree's macro was changed (--compat-macro): the wrap an
+            # earlier run made is re-spelled, not wrapped again.
+            respelled.append(Edit(wrap[0], wrap[1], f"#if {condition}".encode()))
             continue
         wrapped += len(group)
         inserts.setdefault(start, []).append(f"#if {condition}".encode() + newline)
@@ -144,16 +163,41 @@ def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, settings:
         if not data[:end].endswith(b"\n"):  # the last line had no line break
             tail = newline + tail
         inserts.setdefault(end, []).insert(0, tail)
-    if not inserts:
+    if not inserts and not respelled:
         return None
-    edits = tuple(Edit(at, at, b"".join(texts)) for at, texts in sorted(inserts.items()))
+    edits = tuple(sorted([Edit(at, at, b"".join(texts)) for at, texts in inserts.items()]
+                         + respelled))
     what = [] if present else [f'includes "{target}"']
     if wrapped:
         what.append(f"{wrapped} CUDA include{'s' if wrapped != 1 else ''} hidden from the AMD "
                     f"build (#if {condition})")
+    if respelled:
+        what.append(f"{len(respelled)} #if around CUDA includes re-spelled for --compat-macro "
+                    f"(#if {condition})")
     at = edits[0].start
     return Finding(INCLUDED, "compat: " + "; ".join(what), at, at,
                    fix=Fix(edits, title=f"Include {target}"))
+
+
+def version_test_told(finding: Finding, data: bytes, header: str,
+                      settings: Settings) -> Finding:
+    """A CUDA version test (HP309) as compat leaves it: the line is unchanged,
+    and the header defines the version macros for the AMD build."""
+    if finding.code != VERSION_TEST or not finding.message.endswith(REPLACED):
+        return finding
+    name = PurePath(header or DEFAULT_HEADER).name
+    values = macro_values(settings.assume_cuda_version)
+    tested = set(_IDENTIFIER.findall(data[finding.start:finding.end]))
+    macros = [m for m in VERSION_MACROS if m.encode() in tested]
+    defined = [m for m in macros if m in values]
+    said = (f"the line is unchanged: for the AMD build {name} defines "
+            f"{', '.join(defined)} (--assume-cuda-version)" if defined
+            else "the line is unchanged")
+    left = [m for m in macros if m not in values]
+    if left:
+        said += (f"; it does not define {', '.join(left)} (nvcc's build number): undefined "
+                 "on AMD, so the AMD build may take the other branch")
+    return replace(finding, message=finding.message.removesuffix(REPLACED) + said)
 
 
 def _whole_line(data: bytes, inc: Include) -> bool:
@@ -163,12 +207,15 @@ def _whole_line(data: bytes, inc: Include) -> bool:
     on to the next line, or a line continuation, is not."""
     if inc.alone_on_line:
         return True
-    if not data[inc.line_start:inc.start].lstrip(b" \t").startswith(b"#"):
+    before = data[inc.line_start:inc.start]
+    if inc.line_start == 0 and before.startswith(BOM):  # the mark is not on the line
+        before = before[len(BOM):]
+    if not before.lstrip(b" \t").startswith(b"#"):
         return False
     rest = data[inc.end + 1:inc.line_end].strip()
     if rest.endswith(b"\\"):
         return False
-    if rest.startswith(b"//"):
+    if not rest or rest.startswith(b"//"):
         return True
     return rest.startswith(b"/*") and rest.endswith(b"*/") and b"*/" not in rest[2:-2]
 
@@ -199,9 +246,18 @@ def _groups(toolkit: list[Include]) -> list[list[Include]]:
     return groups
 
 
-def _already_wrapped(data: bytes, start: int, end: int, macro: str) -> bool:
+def _wrap_around(data: bytes, start: int, end: int) -> tuple[int, int, str] | None:
+    """The ``#if !defined(NAME)`` (or ``#ifndef NAME``) on the line above
+    [start, end) when an ``#endif`` follows it: (the directive's span
+    without its line break, NAME)."""
     before = data[:start].rstrip(b"\r\n")
-    line = before[before.rfind(b"\n") + 1:].strip()
-    name = (macro or "__HIP_PLATFORM_AMD__").encode()
-    opened = line.replace(b" ", b"") in (b"#if!defined(" + name + b")", b"#ifndef" + name)
-    return opened and data[end:].lstrip(b" \t").startswith(b"#endif")
+    at = before.rfind(b"\n") + 1
+    line = before[at:].strip().replace(b" ", b"").replace(b"\t", b"")
+    found = _WRAP.fullmatch(line)
+    if found is None or not data[end:].lstrip(b" \t").startswith(b"#endif"):
+        return None
+    name = (found.group(1) or found.group(2)).decode()
+    return at + len(before[at:]) - len(before[at:].lstrip()), len(before), name
+
+
+_WRAP = re.compile(rb"#if!defined\(([A-Za-z_]\w*)\)|#ifndef([A-Za-z_]\w*)")

@@ -98,10 +98,20 @@ _CODE_RULES = (
     _rewrite("HP308", "cuda-header-guard-test", "A test of a CUDA header's include guard "
              "(`#ifdef CUBLAS_API_H_`) rewritten to test a macro its HIP header defines (its "
              "include guard, or for a `#pragma once` header another macro it defines)."),
-    _rewrite("HP309", "cuda-version-test-resolved", "A CUDA version test in a conditional "
-             "directive (`#if CUDART_VERSION >= 11020`) resolved for the CUDA release given by "
-             "--assume-cuda-version (default 12.0); the original test is kept in a comment.",
-             reference=False),
+    Code("HP309", "cuda-version-test-resolved", "A CUDA version test in a conditional "
+         "directive (`#if CUDART_VERSION >= 11020`) answered for the CUDA release given by "
+         "--assume-cuda-version (default 12.0): replaced by its value, the original kept in a "
+         "comment (with --strategy compat: left as it is, the compat header defines the "
+         "macros).", Severity.INFO,
+         "hipcc defines none of CUDA's version macros, so the test would silently take the "
+         "branch for \"no CUDA\". The rewrite strategy replaces the test by its value and "
+         "keeps the original in a comment (`#if 1 // CUDA 12.0 assumed: #if CUDART_VERSION >= "
+         "11020`); the finding is listed even though its fix is applied, since it chose a "
+         "branch for you. The compat strategy leaves the line as it is: the compat header "
+         "defines `CUDART_VERSION`, `CUDA_VERSION`, `__CUDACC_VER_MAJOR__` and "
+         "`__CUDACC_VER_MINOR__` for that release in the AMD build (not "
+         "`__CUDACC_VER_BUILD__`, whose value is not known). See docs/preprocessor.md.",
+         category=Category.CODE_RULE, fixable=Fixable.SAFE, announced=True),
     _rewrite("HP310", "compat-header-included", "`--strategy compat`: the generated compat "
              "header is included and the CUDA toolkit includes are hidden from the AMD build "
              "(`#if !defined(__HIP_PLATFORM_AMD__)`); the NVIDIA build sees what it saw "

@@ -2,14 +2,22 @@
 whether CMake's HIP language can be used with this ROCm."""
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from hipport.doctor.model import Check, Status, Version, at_least, format_version, parse_version
+from hipport.doctor.hipcc import Choice, choose_hipcc
+from hipport.doctor.model import (
+    Check,
+    Status,
+    Version,
+    at_least,
+    format_version,
+    parse_version,
+    unreadable,
+)
 from hipport.doctor.rocm import RocmRoot
-from hipport.doctor.system import Output, System, run_parallel
+from hipport.doctor.system import Output, System, is_file, run_parallel, runnable
 
 CMAKE_HIP_LANGUAGE = (3, 21)  # first CMake with `project(... HIP)`
 # CMake < 3.27 looks for hip-lang only in <ROCm root>/lib/cmake (CMake issue
@@ -25,19 +33,30 @@ class Compilers:
     clang: str | None  # the clang++ hipcc runs for AMD
     clang_version: Version | None
     cmake_version: Version | None
+    choice: Choice | None = None  # which hipcc, and why
 
 
-def _hipcc(system: System, root: RocmRoot | None) -> str | None:
-    if root is not None:
-        own = root.path / "bin" / "hipcc"
-        if own.is_file() and os.access(own, os.X_OK):
+def _choose(system: System, root: RocmRoot | None) -> Choice:
+    """verify's choice; a root named with --root puts its own hipcc first."""
+    named = ("--root", str(root.path / "bin" / "hipcc")) \
+        if root is not None and root.how == "--root" else None
+    return choose_hipcc(system, named)
+
+
+def _cmake(system: System, choice: Choice) -> str | None:
+    """The toolchain's own CMake goes with the toolchain's hipcc (the host's
+    would build against the host's ROCm); else CMake on PATH."""
+    if choice.runner and choice.path is not None:
+        own = Path(choice.path).parent / "cmake"
+        if runnable(own):
             return str(own)
-    return system.find("hipcc")
+    return system.find("cmake")
 
 
 def probe_compilers(system: System, root: RocmRoot | None) -> tuple[Compilers, list[Check]]:
-    hipcc = _hipcc(system, root)
-    cmake = system.find("cmake")
+    choice = _choose(system, root)
+    hipcc = choice.path
+    cmake = _cmake(system, choice)
     commands = {}
     if hipcc:
         hipconfig = str(Path(hipcc).parent / "hipconfig")
@@ -52,30 +71,50 @@ def probe_compilers(system: System, root: RocmRoot | None) -> tuple[Compilers, l
     clang = clang_version = None
     if hipcc is None:
         checks.append(Check("compiler", "hipcc", "hipcc", Status.MISSING,
-                            "not found (PATH, <ROCm root>/bin)",
+                            f"not found: tried {choice.tried}",
                             "apt install hipcc (Debian 13+), or ROCm's hip-dev; then put "
                             "<ROCm root>/bin on PATH", required=True))
     else:
-        checks.append(_hipcc_check(hipcc, out["version"]))
+        checks.append(_hipcc_check(choice, out["version"]))
         platform, check = _platform_check(system, hipcc, out["platform"], out["clangpath"])
         checks.append(check)
-        clang, clang_version, check = _clang_check(system, hipcc, out["clangpath"])
+        clang, clang_version, check = _clang_check(system, choice, out["clangpath"])
         checks.append(check)
     checks.append(_amdclang_check(system, root))
     cmake_version = parse_version(out["cmake"].stdout.split("version", 1)[-1]) \
         if "cmake" in out and out["cmake"].ok else None
     checks += _cmake_checks(cmake, out.get("cmake"), cmake_version, root, clang)
-    return Compilers(hipcc, platform, clang, clang_version, cmake_version), checks
+    return Compilers(hipcc, platform, clang, clang_version, cmake_version, choice), checks
 
 
-def _hipcc_check(hipcc: str, version: Output) -> Check:
+def _hipcc_check(choice: Choice, version: Output) -> Check:
+    """Which hipcc, its HIP and Clang (``hipcc --version``) and why it was chosen."""
+    hipcc = choice.path or ""
+    if choice.problem:
+        return Check("compiler", "hipcc", "hipcc", Status.WARN,
+                     f"{hipcc}, but it does not run: {choice.problem}; chosen: {choice.reason}",
+                     "reinstall hipcc, or name a working one with HIPCC=PATH",
+                     data=(("path", hipcc), ("chosen_by", _place(choice)),
+                           ("reason", choice.reason)))
+    parts = [f"HIP {choice.version_text}"]
+    if choice.clang_version:
+        parts.append(f"clang {choice.clang_version}")
+    detail = f"{hipcc} ({', '.join(parts)}); chosen: {choice.reason}"
+    data = (("path", hipcc), ("hip_version", choice.version_text),
+            ("chosen_by", _place(choice)), ("reason", choice.reason))
     if not version.ok:
         return Check("compiler", "hipcc", "hipcc", Status.WARN,
-                     f"{hipcc}, but hipconfig --version failed: {version.why()}",
-                     "reinstall hipcc: its hipconfig does not run here")
-    text = version.stdout.strip().splitlines()[0] if version.stdout.strip() else "?"
-    return Check("compiler", "hipcc", "hipcc", Status.OK, f"{hipcc} (HIP {text})",
-                 data=(("path", hipcc), ("hip_version", text)))
+                     f"{detail}; but hipconfig --version failed: {version.why()}",
+                     "reinstall hipcc: its hipconfig does not run here", data=data)
+    if choice.passed_over:
+        return Check("compiler", "hipcc", "hipcc", Status.WARN, detail,
+                     "a hipcc looked at first does not run: fix it, or set HIPCC to the one "
+                     "you want", data=data)
+    return Check("compiler", "hipcc", "hipcc", Status.OK, detail, data=data)
+
+
+def _place(choice: Choice) -> str:
+    return choice.place.name if choice.place is not None else ""
 
 
 def _platform_check(system: System, hipcc: str, answer: Output,
@@ -108,44 +147,46 @@ def _why_platform(system: System, hipcc: str, clang_dir: str) -> str:
     """Why HIP 5's hipvars.pm picked what it picked, in its own order: a
     runnable clang++ (HIP_CLANG_PATH, then PATH) means amd, else nvcc
     ($CUDA_PATH/bin, then PATH) means nvidia, else amd."""
-    if not (Path(hipcc).parent / "hipvars.pm").is_file() or not clang_dir:
+    if not is_file(Path(hipcc).parent / "hipvars.pm") or not clang_dir:
         return "HIP_PLATFORM is unset (hipconfig --platform)"
     clang = Path(clang_dir, "clang++")
-    if _runnable(clang) or system.find("clang++"):
-        where = clang if _runnable(clang) else "on PATH"
+    if runnable(clang) or system.find("clang++"):
+        where = clang if runnable(clang) else "on PATH"
         return f"HIP_PLATFORM is unset and clang++ is there ({where})"
     cuda = system.env.get("CUDA_PATH", "/usr/local/cuda")
     nvcc = Path(cuda, "bin", "nvcc")
-    found = str(nvcc) if _runnable(nvcc) else system.find("nvcc")
+    found = str(nvcc) if runnable(nvcc) else system.find("nvcc")
     if found:
         return (f"HIP_PLATFORM is unset, there is no clang++ in {clang_dir} or on PATH, "
                 f"but there is nvcc ({found})")
     return "HIP_PLATFORM is unset and neither clang++ nor nvcc was found (default)"
 
 
-def _runnable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
 
 
 _VERSIONED_CLANG = re.compile(r"clang\+\+-(\d+)")
 
 
-def _clang_check(system: System, hipcc: str,
+def _clang_check(system: System, choice: Choice,
                  clangpath: Output) -> tuple[str | None, Version | None, Check]:
     if not clangpath.ok or not clangpath.stdout.strip():
         return None, None, Check("compiler", "hip-clang", "Clang behind hipcc", Status.WARN,
                                  f"hipconfig --hipclangpath failed: {clangpath.why()}",
                                  "set HIP_CLANG_PATH to the directory of ROCm's clang++")
-    directory = Path(clangpath.stdout.strip().splitlines()[0])
-    clang = _clang_in(directory, Path(hipcc).parent)
+    said = clangpath.stdout.strip().splitlines()[0]
+    directory = choice.host_path(said)
+    hipcc_dir = Path(choice.path or "").parent
+    clang = _clang_in(directory, hipcc_dir)
     if clang is None:
-        name = _clang_name(Path(hipcc).parent)
+        name = _clang_name(hipcc_dir)
         advice = f"apt install clang-{name.rsplit('-', 1)[1]}" if name != "clang++" \
             else "install ROCm's llvm (rocm-llvm), or set HIP_CLANG_PATH"
         return None, None, Check(
             "compiler", "hip-clang", "Clang behind hipcc", Status.MISSING,
             f"no {name} in {directory} (hipconfig --hipclangpath)", advice, required=True)
-    answer = system.execute([str(clang), "--version"])
+    # The toolchain's clang runs in its chroot, at the path hipconfig said.
+    argv = [*choice.runner, str(Path(said) / clang.name)] if choice.runner else [str(clang)]
+    answer = system.execute([*argv, "--version"])
     first = answer.stdout.strip().splitlines()[0] if answer.ok and answer.stdout.strip() else ""
     version = parse_version(first.split("version", 1)[1]) if "version" in first else None
     if version is None:
@@ -171,13 +212,13 @@ def _clang_name(hipcc_dir: Path) -> str:
 
 def _clang_in(directory: Path, hipcc_dir: Path) -> Path | None:
     clang = directory / _clang_name(hipcc_dir)
-    return clang if _runnable(clang) else None
+    return clang if runnable(clang) else None
 
 
 def _amdclang_check(system: System, root: RocmRoot | None) -> Check:
     places = [root.path / "llvm" / "bin" / "amdclang++", root.path / "bin" / "amdclang++"] \
         if root is not None else []
-    found = next((str(p) for p in places if _runnable(p)), None) or system.find("amdclang++")
+    found = next((str(p) for p in places if runnable(p)), None) or system.find("amdclang++")
     if found:
         return Check("compiler", "amdclang", "amdclang++", Status.OK, found)
     return Check("compiler", "amdclang", "amdclang++", Status.INFO,
@@ -201,7 +242,11 @@ def _cmake_checks(cmake: str | None, answer: Output | None, version: Version | N
                     f"{format_version(version)} ({cmake})",
                     data=(("version", format_version(version)),))]
     if root is not None:
-        checks.append(_hip_lang_check(version, root, clang))
+        try:
+            checks.append(_hip_lang_check(version, root, clang))
+        except OSError as error:
+            checks.append(unreadable("compiler", "cmake-hip-lang",
+                                     "CMake HIP language (hip-lang)", error))
     return checks
 
 

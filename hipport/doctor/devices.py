@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.doctor.model import Check, Status
-from hipport.doctor.system import Output, System, run_parallel
+from hipport.doctor.system import Output, System, exists, run_parallel
+from hipport.words import plural
 
 TOPOLOGY = "/sys/class/kfd/kfd/topology/nodes"
 AMD_VENDOR = 0x1002
@@ -78,14 +79,15 @@ def probe_devices(system: System) -> tuple[list[AmdGpu], list[Check]]:
     tools = {name: system.find(name) for name in ("rocminfo", "amd-smi", "rocm-smi",
                                                   "nvidia-smi")}
     commands = {}
-    if kfd.exists() and tools["rocminfo"]:
+    here = exists(kfd)
+    if here and tools["rocminfo"]:
         commands["rocminfo"] = ([tools["rocminfo"]], system.env)
     if tools["nvidia-smi"]:
         commands["nvidia-smi"] = ([tools["nvidia-smi"], "--query-gpu=name,compute_cap",
                                    "--format=csv,noheader"], system.env)
     out = run_parallel(system, commands)
 
-    if not kfd.exists():
+    if not here:
         checks.append(Check("devices", "kfd", "AMD GPU driver (/dev/kfd)", Status.INFO,
                             "absent: no AMD GPU usable here (building still works)"))
     elif not os.access(kfd, os.R_OK | os.W_OK):
@@ -98,7 +100,7 @@ def probe_devices(system: System) -> tuple[list[AmdGpu], list[Check]]:
     for gpu in gpus:
         checks.append(Check(
             "devices", f"gpu-{gpu.node}", f"AMD GPU (node {gpu.node})", Status.OK,
-            f"{gpu.gfx}, {gpu.compute_units} compute units, {_gib(gpu.memory)}, "
+            f"{gpu.gfx}, {plural(gpu.compute_units, 'compute unit')}, {_gib(gpu.memory)}, "
             f"device id 0x{gpu.device_id:04x}",
             data=(("gfx", gpu.gfx), ("compute_units", str(gpu.compute_units)),
                   ("memory_bytes", str(gpu.memory)))))
@@ -113,7 +115,7 @@ def probe_devices(system: System) -> tuple[list[AmdGpu], list[Check]]:
     if "rocminfo" not in out:
         checks.append(Check("devices", "rocm-tools", "ROCm device tools", Status.INFO,
                             (f"{', '.join(installed)} installed" + (", not run (no /dev/kfd)"
-                             if installed and not kfd.exists() else ""))
+                             if installed and not here else ""))
                             if installed else "none of rocminfo, amd-smi, rocm-smi installed"))
     checks.append(_nvidia_check(tools["nvidia-smi"], out.get("nvidia-smi")))
     checks.append(_offload_check(gpus))

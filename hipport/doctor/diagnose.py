@@ -3,13 +3,22 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from hipport.doctor.compiler import probe_compilers
 from hipport.doctor.devices import TOPOLOGY, amd_gpus, probe_devices
 from hipport.doctor.frameworks import probe_torch
 from hipport.doctor.libraries import LIBRARIES, Installed, probe_library, runtime_package
-from hipport.doctor.model import SECTIONS, Check, Diagnosis, Status, checks_in, format_version
+from hipport.doctor.model import (
+    SECTIONS,
+    Check,
+    Diagnosis,
+    Status,
+    checks_in,
+    format_version,
+    unreadable,
+)
+from hipport.doctor.render import TITLES
 from hipport.doctor.rocm import RocmRoot, find_rocm
 from hipport.doctor.system import System
 
@@ -30,9 +39,9 @@ def diagnose(system: System, root: Path | None = None, paths: Sequence[Path] = (
 
             needs = needs_of(paths, rules)
         checks: list[Check] = list(rocm[1])
-        checks += compilers.result()[1]
+        checks += _section("compiler", lambda: compilers.result()[1])
         checks += library_checks(rocm[0], system.debian_release())
-        checks += devices.result()[1]
+        checks += _section("devices", lambda: devices.result()[1])
         if torch is not None:
             checks += torch.result()[1]
     if needs is not None:
@@ -45,10 +54,25 @@ def diagnose(system: System, root: Path | None = None, paths: Sequence[Path] = (
                      root_found.version if root_found else None)
 
 
+def _section(name: str, probe: Callable[[], list[Check]]) -> list[Check]:
+    """A section's checks; one that a file it could not read stopped is a
+    line saying so, not a traceback (the probes say more where they can)."""
+    try:
+        return probe()
+    except OSError as error:
+        return [unreadable(name, f"{name}-unreadable", TITLES.get(name, name), error)]
+
+
 def library_checks(root: RocmRoot | None, debian: int | None = None) -> list[Check]:
     if root is None:
         return []
-    return [library_check(probe_library(lib, root), debian) for lib in LIBRARIES]
+    checks = []
+    for lib in LIBRARIES:
+        try:
+            checks.append(library_check(probe_library(lib, root), debian))
+        except OSError as error:  # a folder of the root this user may not look into
+            checks.append(unreadable("libraries", f"library-{lib.key}", lib.name, error))
+    return checks
 
 
 def library_check(found: Installed, debian: int | None = None) -> Check:
@@ -75,10 +99,10 @@ def library_check(found: Installed, debian: int | None = None) -> Check:
         return Check("libraries", ident, lib.name, Status.WARN,
                      f"{parts[0]}: headers only, no lib{lib.sonames[0]}.so",
                      lib.install_hint(debian), data=data)
-    if lib.cmake and found.cmake is None:
+    if lib.cmake_config and found.cmake is None:
         return Check("libraries", ident, lib.name, Status.WARN,
-                     f"{parts[0]}: no CMake package ({lib.cmake}-config.cmake): "
-                     f"find_package({lib.cmake}) fails", lib.install_hint(debian),
+                     f"{parts[0]}: no CMake package ({lib.cmake_config}-config.cmake): "
+                     f"find_package({lib.cmake_config}) fails", lib.install_hint(debian),
                      data=data)
     pieces = [found.header or ""]
     if found.shared is not None:

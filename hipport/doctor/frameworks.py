@@ -8,6 +8,7 @@ import json
 import sys
 from dataclasses import dataclass
 
+from hipport.children import plain
 from hipport.doctor.model import Check, Status
 from hipport.doctor.system import System
 
@@ -56,11 +57,16 @@ def probe_torch(system: System, amd_gpu: bool) -> tuple[Torch | None, list[Check
     if not raw.get("present"):
         return Torch(False), [Check("frameworks", "torch", title, Status.INFO,
                                     f"not installed in {python}")]
-    torch = Torch(True, str(raw.get("version", "")), raw.get("hip"), raw.get("cuda"),
-                  int(raw.get("devices") or 0), raw.get("device"))
+    # JSON strings may carry any character (\u001b): shown as plain text.
+    torch = Torch(True, plain(str(raw.get("version", ""))), _text(raw.get("hip")),
+                  _text(raw.get("cuda")), int(raw.get("devices") or 0), _text(raw.get("device")))
     data = (("python", python), ("version", torch.version), ("hip", torch.hip or ""),
             ("cuda", torch.cuda or ""), ("devices", str(torch.devices)))
     return torch, [_torch_check(torch, python, amd_gpu, data)]
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else plain(str(value))
 
 
 def _torch_check(torch: Torch, python: str, amd_gpu: bool,

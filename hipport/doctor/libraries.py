@@ -10,91 +10,9 @@ from pathlib import Path
 from hipport.doctor.dpkg import upstream_version
 from hipport.doctor.model import Version
 from hipport.doctor.rocm import RocmRoot
+from hipport.libraries import RocmLibrary, library_table
 
-
-@dataclass(frozen=True)
-class RocmLibrary:
-    key: str  # the catalogue's ``hip_library`` name (mappings/*.yaml)
-    name: str
-    headers: tuple[str, ...]  # any one present will do (newest layout first)
-    include_dirs: tuple[str, ...]  # include targets under these belong to it
-    sonames: tuple[str, ...]  # libNAME.so; () for header-only libraries
-    cmake: str | None  # CMake config package directory
-    version_header: str | None
-    # (major, minor, patch) macro names, or one macro encoding
-    # major * 100000 + minor * 100 + patch (rocRAND's scheme)
-    version_macros: tuple[str, ...]
-    debian: str | None  # Debian's -dev package; None: not packaged in Debian
-    rocm_package: str  # the package name in AMD's ROCm repositories
-    cuda: tuple[str, ...]  # catalogue libraries it stands in for
-    debian_since: int = 12  # first Debian release with the package (14: only unstable so far)
-
-    def install_hint(self, debian: int | None = None) -> str:
-        """How to install it; ``debian`` is the machine's Debian release, if any."""
-        amd = f"AMD's ROCm repositories: {self.rocm_package}"
-        if not self.debian:
-            return f"install {self.rocm_package} from AMD's ROCm repositories (not in Debian)"
-        if debian is not None and debian < self.debian_since:
-            where = f"Debian {self.debian_since}" if self.debian_since <= 13 else "Debian unstable"
-            return f"not packaged in Debian {debian} ({where} has {self.debian}); {amd}"
-        return f"apt install {self.debian} ({amd})"
-
-
-def _triple(prefix: str) -> tuple[str, str, str]:
-    return (f"{prefix}Major", f"{prefix}Minor", f"{prefix}Patch")
-
-
-def _upper(prefix: str) -> tuple[str, str, str]:
-    return (f"{prefix}_MAJOR", f"{prefix}_MINOR", f"{prefix}_PATCH")
-
-
-LIBRARIES: tuple[RocmLibrary, ...] = (
-    RocmLibrary("hip", "HIP runtime", ("hip/hip_runtime.h",), ("hip/",), ("amdhip64",), "hip",
-                "hip/hip_version.h", _upper("HIP_VERSION"), "libamdhip64-dev",
-                "hip-runtime-amd",
-                ("runtime", "driver", "device", "cooperative_groups", "cucomplex", "headers")),
-    RocmLibrary("hipblas", "hipBLAS", ("hipblas/hipblas.h", "hipblas.h"), ("hipblas/",),
-                ("hipblas",), "hipblas", "hipblas/hipblas-version.h", _triple("hipblasVersion"),
-                "libhipblas-dev", "hipblas-dev", ("cublas",), 13),
-    RocmLibrary("hipblaslt", "hipBLASLt", ("hipblaslt/hipblaslt.h",), ("hipblaslt/",),
-                ("hipblaslt",), "hipblaslt", "hipblaslt/hipblaslt-version.h",
-                _upper("HIPBLASLT_VERSION"), "libhipblaslt-dev", "hipblaslt-dev", ("cublaslt",),
-                14),
-    RocmLibrary("hipfft", "hipFFT", ("hipfft/hipfft.h", "hipfft.h"), ("hipfft/",), ("hipfft",),
-                "hipfft", "hipfft/hipfft-version.h", _triple("hipfftVersion"), "libhipfft-dev",
-                "hipfft-dev", ("cufft",), 13),
-    RocmLibrary("hiprand", "hipRAND", ("hiprand/hiprand.h", "hiprand.h"), ("hiprand/",),
-                ("hiprand",), "hiprand", "hiprand/hiprand_version.h", ("HIPRAND_VERSION",),
-                "libhiprand-dev", "hiprand-dev", ("curand",)),
-    RocmLibrary("hipsparse", "hipSPARSE", ("hipsparse/hipsparse.h", "hipsparse.h"),
-                ("hipsparse/",), ("hipsparse",), "hipsparse", "hipsparse/hipsparse-version.h",
-                _triple("hipsparseVersion"), "libhipsparse-dev", "hipsparse-dev", ("cusparse",)),
-    RocmLibrary("hipsolver", "hipSOLVER", ("hipsolver/hipsolver.h", "hipsolver.h"),
-                ("hipsolver/",), ("hipsolver",), "hipsolver",
-                "hipsolver/internal/hipsolver-version.h", _triple("hipsolverVersion"),
-                "libhipsolver-dev", "hipsolver-dev", ("cusolver",), 13),
-    RocmLibrary("hipcub", "hipCUB", ("hipcub/hipcub.hpp",), ("hipcub/",), (), "hipcub",
-                "hipcub/hipcub_version.hpp", _upper("HIPCUB_VERSION"), "libhipcub-dev",
-                "hipcub-dev", ("cub",), 13),
-    RocmLibrary("rocthrust", "rocThrust", ("thrust/rocthrust_version.hpp",), ("thrust/",), (),
-                "rocthrust", "thrust/rocthrust_version.hpp", _upper("ROCTHRUST_VERSION"),
-                "librocthrust-dev", "rocthrust-dev", ("thrust",), 13),
-    RocmLibrary("rocprim", "rocPRIM", ("rocprim/rocprim.hpp",), ("rocprim/",), (), "rocprim",
-                "rocprim/rocprim_version.hpp", _upper("ROCPRIM_VERSION"), "librocprim-dev",
-                "rocprim-dev", ()),
-    RocmLibrary("rccl", "RCCL", ("rccl/rccl.h", "rccl.h"), ("rccl/",), ("rccl",), "rccl",
-                "rccl/rccl.h", ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"), "librccl-dev",
-                "rccl-dev", ("nccl",), 13),
-    RocmLibrary("miopen", "MIOpen", ("miopen/miopen.h",), ("miopen/",), ("MIOpen",), "miopen",
-                "miopen/version.h", _upper("MIOPEN_VERSION"), "libmiopen-dev", "miopen-hip-dev",
-                ("cudnn",), 14),
-    # hipRTC lives in libamdhip64 before ROCm 6, in libhiprtc from 6.0 on.
-    RocmLibrary("hiprtc", "hipRTC", ("hip/hiprtc.h",), (), ("hiprtc", "amdhip64"), None,
-                "hip/hip_version.h", _upper("HIP_VERSION"), "libamdhip64-dev", "hip-dev",
-                ("nvrtc",)),
-    RocmLibrary("roctx", "rocTX (roctracer)", ("roctracer/roctx.h",), ("roctracer/",),
-                ("roctx64",), None, None, (), None, "roctracer-dev", ("nvtx",)),
-)
+LIBRARIES: tuple[RocmLibrary, ...] = library_table().rocm
 BY_KEY = {lib.key: lib for lib in LIBRARIES}
 BY_CUDA = {cuda: lib for lib in LIBRARIES for cuda in lib.cuda}
 
@@ -128,7 +46,7 @@ class Installed:
     @property
     def complete(self) -> bool:
         return self.present and (self.shared is not None or not self.library.sonames) \
-            and (self.cmake is not None or self.library.cmake is None)
+            and (self.cmake is not None or self.library.cmake_config is None)
 
 
 def probe_library(lib: RocmLibrary, root: RocmRoot) -> Installed:
@@ -158,11 +76,12 @@ def _shared_library(lib: RocmLibrary,
 
 
 def _cmake_package(lib: RocmLibrary, root: RocmRoot) -> Path | None:
-    if lib.cmake is None:
+    config = lib.cmake_config
+    if config is None:
         return None
     for directory in root.cmake_dirs:
-        package = directory / lib.cmake
-        for name in (f"{lib.cmake}-config.cmake", f"{lib.cmake}Config.cmake"):
+        package = directory / config
+        for name in (f"{config}-config.cmake", f"{config}Config.cmake"):
             if (package / name).is_file():
                 return package / name
     return None

@@ -68,6 +68,20 @@ class Diagnosis:
         return tuple(c for c in self.checks if c.section == name)
 
 
+def unreadable(section: str, ident: str, title: str, error: OSError,
+               status: Status = Status.WARN, required: bool = False) -> Check:
+    """The check of a probe that could not look at a file or folder."""
+    return Check(section, ident, title, status, f"cannot be read ({cannot_read(error)})",
+                 "make it readable for this user (mode, group, ACL), or use another "
+                 "installation", required)
+
+
+def cannot_read(error: OSError) -> str:
+    """``Permission denied: /opt/rocm/.info/version``."""
+    reason = error.strerror or str(error)
+    return f"{reason}: {error.filename}" if error.filename else reason
+
+
 def format_version(version: Version | None) -> str:
     return "?" if version is None else ".".join(map(str, version))
 

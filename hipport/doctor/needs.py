@@ -5,16 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from hipport.doctor.libraries import BY_KEY, Installed, probe_library, runtime_package
-from hipport.doctor.model import Check, Status, at_least, format_version
+from hipport.doctor.model import Check, Status, at_least, format_version, unreadable
 from hipport.doctor.rocm import RocmRoot
 from hipport.doctor.tree import Need, TreeNeeds, describe
+from hipport.words import plural
 
 
 def tree_checks(needs: TreeNeeds, root: RocmRoot | None,
                 debian: int | None = None) -> list[Check]:
     version, because = needs.min_rocm
-    summary = (f"{', '.join(needs.paths)}: {needs.files} source files; "
-               f"{needs.cuda_uses} CUDA and {needs.hip_uses} HIP uses of ROCm APIs and headers")
+    uses = plural(needs.hip_uses, "HIP use", "HIP uses")
+    summary = (f"{', '.join(needs.paths)}: {plural(needs.files, 'source file')}; "
+               f"{needs.cuda_uses} CUDA and {uses} of ROCm APIs and headers")
     if version is not None:
         summary += f"; needs ROCm {format_version(version)}+ ({because})"
     checks = [Check("tree", "tree", "Tree", Status.INFO, summary,
@@ -23,8 +25,13 @@ def tree_checks(needs: TreeNeeds, root: RocmRoot | None,
         if root is None:
             checks.append(need_check(need, None, None, debian))
         else:
-            checks.append(need_check(need, probe_library(BY_KEY[need.library], root),
-                                     root.include, debian))
+            try:
+                checks.append(need_check(need, probe_library(BY_KEY[need.library], root),
+                                         root.include, debian))
+            except OSError as error:  # what this user cannot read, a build cannot use
+                lib = BY_KEY[need.library]
+                checks.append(unreadable("tree", f"needs-{lib.key}", lib.name, error,
+                                         Status.MISSING, required=True))
     return checks
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Callable, TextIO
 
-from hipport import __version__
 from hipport.doctor.model import SCHEMA_ID, Check, Diagnosis, Status, format_version
+from hipport.version import __version__
 
 TITLES = {"rocm": "ROCm", "compiler": "Compilers and build tools", "libraries": "Libraries",
           "devices": "Devices", "frameworks": "Frameworks", "tree": "What the tree needs"}

@@ -1,7 +1,7 @@
-"""Where ROCm is and which release: ``--root``, ROCM_PATH, HIP_PATH,
-/opt/rocm, /opt/rocm-X.Y.Z, the directory of ``hipcc``, and distribution
-layouts (Debian installs ROCm under /usr, libraries in the multiarch
-directory)."""
+"""Where ROCm is and which release: ``--root``, hipport's toolchain (the
+ROCm its hipcc wrappers run, in a chroot), ROCM_PATH, HIP_PATH, /opt/rocm,
+/opt/rocm-X.Y.Z, the directory of ``hipcc``, and distribution layouts
+(Debian installs ROCm under /usr, libraries in the multiarch directory)."""
 from __future__ import annotations
 
 import re
@@ -9,11 +9,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.doctor.dpkg import installed_packages
-from hipport.doctor.model import Check, Status, Version, format_version, parse_version
-from hipport.doctor.system import System
+from hipport.doctor.hipcc import TOOLCHAIN_ROOT, toolchain_cache
+from hipport.doctor.model import (
+    Check,
+    Status,
+    Version,
+    cannot_read,
+    format_version,
+    parse_version,
+)
+from hipport.doctor.system import System, exists
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\d+)", re.M)
 _KEY_VALUE = re.compile(r"^(\w+)=(\S*)", re.M)
+TOOLCHAIN = "hipport's toolchain"
 
 
 @dataclass(frozen=True)
@@ -54,7 +63,9 @@ def candidates(system: System, explicit: Path | None) -> list[tuple[Path, str]]:
     settings first); duplicates by real path removed.  With ``--root``, only it."""
     if explicit is not None:  # asked for: no other installation stands in for it
         return [(explicit, "--root")]
-    found: list[tuple[Path, str]] = []
+    # hipport's toolchain first, as for hipcc (doctor.hipcc): its chroot's /usr.
+    found: list[tuple[Path, str]] = [(toolchain_cache(system) / TOOLCHAIN_ROOT / "usr",
+                                      TOOLCHAIN)]
     for var in ("ROCM_PATH", "HIP_PATH"):
         value = system.env.get(var, "").strip()
         if value:
@@ -75,11 +86,22 @@ def candidates(system: System, explicit: Path | None) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     seen: set[Path] = set()
     for path, how in found:
-        key = path.resolve() if path.exists() else path
+        key = path.resolve() if exists(path) else path
         if key not in seen:
             seen.add(key)
             out.append((path, how))
     return out
+
+
+def _unreadable(path: Path, how: str, error: OSError) -> Check:
+    """A place ROCm may be that cannot be looked into: said, then passed over."""
+    if how in ("ROCM_PATH", "HIP_PATH"):
+        return Check("rocm", how.lower().replace("_", "-"), how, Status.WARN,
+                     f"{how}={path}: cannot be read ({cannot_read(error)})",
+                     f"make it readable for this user, or point {how} elsewhere")
+    return Check("rocm", "rocm-unreadable", "ROCm installation", Status.WARN,
+                 f"{path} ({how}): cannot be read ({cannot_read(error)})",
+                 "make it readable for this user (mode, group, ACL)")
 
 
 def rocm_version(path: Path) -> tuple[Version | None, str]:
@@ -128,8 +150,16 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
     checks: list[Check] = []
     chosen: RocmRoot | None = None
     others: list[str] = []
+    unread: OSError | None = None
     for path, how in candidates(system, explicit):
-        if not looks_like_rocm(path):
+        try:
+            rocm = looks_like_rocm(path)
+            version, source = rocm_version(path) if rocm else (None, "")
+        except OSError as error:  # a folder this user may not look into
+            unread = unread or error
+            checks.append(_unreadable(path, how, error))
+            continue
+        if not rocm:
             if how in ("ROCM_PATH", "HIP_PATH") and chosen is None:
                 # hipcc and CMake would use it: say so, then show what else is there.
                 checks.append(Check(
@@ -137,16 +167,16 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
                     f"{how}={path}: no ROCm there (no include/hip/hip_version.h, .info/version)",
                     f"point {how} at the ROCm installation (the directory holding include/hip)"))
             continue
-        version, source = rocm_version(path)
         if chosen is None:
             chosen = RocmRoot(path, how, version, source, _packages(system, path))
         else:
             others.append(f"{path} ({format_version(version)}, {how})")
     if chosen is None:
-        detail = (f"--root {explicit}: no ROCm there (no include/hip/hip_version.h, "
-                  ".info/version)") if explicit is not None else (
-            "not found (looked at ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-*, hipcc's "
-            "directory, /usr)")
+        detail = (f"--root {explicit}: cannot be read ({cannot_read(unread)})"
+                  if unread is not None else f"--root {explicit}: no ROCm there (no "
+                  "include/hip/hip_version.h, .info/version)") if explicit is not None else (
+            "not found (looked at hipport's toolchain, ROCM_PATH, HIP_PATH, /opt/rocm, "
+            "/opt/rocm-*, hipcc's directory, /usr)")
         checks.append(Check(
             "rocm", "rocm-root", "ROCm installation", Status.MISSING, detail,
             "install ROCm (Debian 13: apt install hipcc libamdhip64-dev) or set ROCM_PATH"
@@ -164,7 +194,10 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
         checks.append(Check("rocm", "rocm-version", "ROCm version", Status.OK,
                             f"{format_version(chosen.version)} (from {chosen.version_source})",
                             data=(("version", format_version(chosen.version)),)))
-    if others:
+    if others and chosen.how == TOOLCHAIN:  # its chroot sees none of them
+        checks.append(Check("rocm", "rocm-others", "Other ROCm installations", Status.INFO,
+                            "; ".join(others) + ": not seen by the toolchain's chroot"))
+    elif others:
         checks.append(Check(
             "rocm", "rocm-others", "Other ROCm installations", Status.WARN,
             "; ".join(others),

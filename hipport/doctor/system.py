@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
+
+from hipport import children
 
 TIMEOUT = 5.0  # seconds, for every external command
 
@@ -47,17 +48,39 @@ class Runner(Protocol):
 
 
 def run_command(argv: Sequence[str], env: Mapping[str, str], timeout: float) -> Output:
+    """``argv`` in its own session; past ``timeout`` it is killed with every
+    process it started (a script's ``sleep``, hipcc's clang)."""
     try:
-        done = subprocess.run(list(argv), env=dict(env), capture_output=True, text=True,
-                              errors="replace", timeout=timeout, stdin=subprocess.DEVNULL,
-                              check=False)
-    except subprocess.TimeoutExpired:
-        return Output(error=f"{Path(argv[0]).name} did not answer within {timeout:g} s")
+        proc = children.start(argv, env)
     except FileNotFoundError:
         return Output(error=f"{argv[0]} not found")
     except OSError as exc:
         return Output(error=f"{argv[0]}: {exc.strerror or exc}")
-    return Output(done.returncode, done.stdout, done.stderr)
+    status, out, err = children.finish(proc, timeout)
+    if status is None:
+        return Output(error=f"{Path(argv[0]).name} did not answer within {timeout:g} s")
+    return Output(status, out, err)
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, False when it cannot be looked at (a folder on the
+    way this user may not search): for probes where such a file is as good as
+    absent.  Where it matters, the caller catches OSError and says so."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def runnable(path: Path) -> bool:
+    return is_file(path) and os.access(path, os.X_OK)
 
 
 Which = Callable[[str, Mapping[str, str]], "str | None"]

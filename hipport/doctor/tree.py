@@ -21,7 +21,7 @@ from hipport.table.names import CandidateNames
 from hipport.table.schema import Status
 
 if TYPE_CHECKING:
-    from hipport.runner import FileResult
+    from hipport.jobs import FileResult
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,10 @@ def _run_check(paths: Sequence[Path], rules: tuple[str, ...]
                ) -> tuple[list[tuple[Path, str]], list[FileResult]]:
     """The pipeline in dry-run mode over the tree (nothing is written): the
     source files (path, display name) and the results for them."""
+    from hipport.delivery import Mode
     from hipport.files import SOURCE_SUFFIXES, Selection
-    from hipport.pipeline import Request, execute, plan
-    from hipport.runner import Mode
+    from hipport.pipeline import execute, plan
+    from hipport.request import Request
     from hipport.settings import Settings
 
     # .hip: the suffix of HIP sources in converted trees.

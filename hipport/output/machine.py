@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence, TextIO
 
-from hipport import __version__, sarif
+from hipport import sarif_log as sarif
 from hipport.filenames import is_escaped, unescape
 from hipport.output.model import UNUSED_SUPPRESSION, FixState, Reported
 from hipport.output.options import Options
+from hipport.version import __version__
 
 _UNUSED_SUMMARY = "A `hipport: ignore` comment that suppresses nothing."
 # GitHub's annotation levels for the codes' severities (the same ones SARIF

@@ -8,6 +8,7 @@ from typing import TextIO
 
 from hipport.report import view
 from hipport.report.model import Report
+from hipport.words import plural
 
 CHART_WIDTH = 640  # px of the bar area; labels get their own column
 LABEL_WIDTH = 240
@@ -83,7 +84,8 @@ def charts(report: Report) -> list[Chart]:
         (("converted", COLORS["converted"]), ("unconverted", COLORS["unconverted"])))
     ledger = _stacked(
         [(row.cuda_name, [(row.days, COLORS[row.priority],
-                           f"{row.status}, {row.occurrences} uses, {view.days(row.days)} days")],
+                           f"{row.status}, {plural(row.occurrences, 'use')}, "
+                           f"{view.days(row.days)} days")],
           f"{view.days(row.days)} d") for row in report.ledger],
         "chart-ledger", "Top ledger entries (estimated person-days)",
         (("high", COLORS["high"]), ("medium", COLORS["medium"]), ("low", COLORS["low"])))
@@ -91,9 +93,9 @@ def charts(report: Report) -> list[Chart]:
         -(d.tally.refs_unconverted + d.tally.open_findings), d.name))
     directories = _stacked(
         [(d.name, [(d.tally.refs_unconverted, COLORS["unconverted"],
-                    f"{d.tally.refs_unconverted} unconverted references"),
+                    plural(d.tally.refs_unconverted, "unconverted reference")),
                    (d.tally.open_findings, COLORS["findings"],
-                    f"{d.tally.open_findings} open findings")],
+                    plural(d.tally.open_findings, "open finding"))],
           str(d.tally.refs_unconverted + d.tally.open_findings))
          for d in busiest if d.tally.refs_unconverted + d.tally.open_findings],
         "chart-directories", "Work left by directory (unconverted references and findings)",

@@ -1,21 +1,23 @@
 """The report: one value built from a run's results, rendered by every format.
 
 Formulas (docs/report.md): conversion rate = converted / (converted +
-unconverted) references; reuse rate = 1 - changed lines / lines."""
+unconverted) references; reuse rate = original lines kept / lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from hipport import __version__
 from hipport.codes import CODES
 from hipport.findings import LocatedFinding
+from hipport.jobs import FileResult
 from hipport.report.effort import STATUSES, EffortModel
 from hipport.report.ledger import LedgerRow, build_ledger, reference_library
 from hipport.report.strategies import StrategyRow
-from hipport.runner import FileResult, tally
+from hipport.runner import tally
 from hipport.score import FileStats, conversion_rate, counted_reference, is_reference, reuse_rate
 from hipport.table import MappingTable
+from hipport.version import __version__
+from hipport.words import plural
 
 SCHEMA_ID = "hipport-report/1"
 FIRST_LOCATIONS = 5  # locations listed per ledger row or finding code
@@ -25,10 +27,10 @@ FIRST_LOCATIONS = 5  # locations listed per ledger row or finding code
 class Tally:
     files: int = 0
     lines: int = 0
-    changed_lines: int = 0
     refs_converted: int = 0
     refs_unconverted: int = 0
     open_findings: int = 0  # hazards and other non-reference findings left to a person
+    edited_lines: int = 0  # original lines an edit changed; the others are kept
 
     @property
     def refs(self) -> int:
@@ -40,23 +42,30 @@ class Tally:
 
     @property
     def reuse_rate(self) -> float:
-        return reuse_rate(self.changed_lines, self.lines)
+        return reuse_rate(self.edited_lines, self.lines)
 
     @property
     def unchanged_lines(self) -> int:
+        """Original lines kept exactly as they were."""
         return self.lines - self.changed_lines
+
+    @property
+    def changed_lines(self) -> int:
+        """Original lines an edit changed: ``lines - unchanged_lines`` (lines
+        inserted whole between two others change neither of them)."""
+        return min(self.edited_lines, self.lines)
 
     def plus(self, other: Tally) -> Tally:
         return Tally(self.files + other.files, self.lines + other.lines,
-                     self.changed_lines + other.changed_lines,
                      self.refs_converted + other.refs_converted,
                      self.refs_unconverted + other.refs_unconverted,
-                     self.open_findings + other.open_findings)
+                     self.open_findings + other.open_findings,
+                     self.edited_lines + other.edited_lines)
 
     @classmethod
     def of(cls, stats: FileStats, open_findings: int, files: int = 1) -> Tally:
-        return cls(files, stats.lines, stats.changed_lines, stats.refs_converted,
-                   stats.refs_unconverted, open_findings)
+        return cls(files, stats.lines, stats.refs_converted,
+                   stats.refs_unconverted, open_findings, stats.edited_lines)
 
 
 @dataclass(frozen=True)
@@ -255,7 +264,7 @@ def _effort(model: EffortModel, ledger: tuple[LedgerRow, ...], groups: tuple[Fin
         lines.append(EffortLine(
             f"ledger: {status} APIs", len(rows),
             f"{model.per_api[status]:g}/API + {model.per_occurrence[status]:g}/use "
-            f"x {uses} uses", sum(r.days for r in rows)))
+            f"x {plural(uses, 'use')}", sum(r.days for r in rows)))
     for g in groups:
         if g.open:
             lines.append(EffortLine(f"{g.code} {g.name}", g.open,

@@ -7,22 +7,25 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from hipport.artifacts import output_target
 from hipport.buildfiles import detect_build_kind
 from hipport.compat.header import render as render_header
+from hipport.compat.strategy import CompatStrategy
 from hipport.compat.tree import uses_of
 from hipport.config import load_config
+from hipport.delivery import Mode
 from hipport.errors import UsageError
-from hipport.filenames import shown_path
+from hipport.filenames import display_path, shown_path
 from hipport.files import Selection
-from hipport.options import FrontEnd, build_settings, display_path
+from hipport.jobs import FileResult
 from hipport.output.progress import progress_bar
-from hipport.outputs import output_target
-from hipport.pipeline import Request, execute, plan
+from hipport.pipeline import execute, plan
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
 from hipport.report.strategies import StrategyRow, strategy_row
-from hipport.runner import FileResult, Mode
+from hipport.request import FrontEnd, Request
 from hipport.table import load_table
+from hipport.values import build_settings
 
 
 @dataclass(frozen=True)
@@ -80,15 +83,16 @@ def compare_strategies(req: ReportRequest, request: Request,
                        rewrite: list[FileResult]) -> tuple[StrategyRow, ...]:
     """The same files under --strategy compat, for the side-by-side table
     (the header is measured, never written)."""
-    compat_request = replace(request, settings=replace(request.settings, strategy="compat"),
+    compat = CompatStrategy()
+    compat_request = replace(request, strategy=compat,
                              selection=replace(request.selection, build_files=False))
     try:
         planned = plan(compat_request)
     except UsageError:  # e.g. a hip_compat.h of the project's own
         return ()
     results = execute(planned).results
-    header = planned.compat
-    assert header is not None
+    (header,) = planned.generated
     text = render_header(uses_of(results, load_table(req.rules)), "", header.path.name)
-    return (strategy_row("rewrite", [r for r in rewrite if detect_build_kind(r.display) is None]),
-            strategy_row("compat", results, (header.display, text.count(b"\n"))))
+    sources = [r for r in rewrite if detect_build_kind(r.display) is None]
+    return (strategy_row(request.strategy.name, sources),
+            strategy_row(compat.name, results, (header.display, text.count(b"\n"))))

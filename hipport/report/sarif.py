@@ -6,7 +6,7 @@ import json
 from typing import Any, TextIO
 
 from hipport.report.model import Report, files_findings
-from hipport.sarif import document, finding_result, rule
+from hipport.sarif_log import document, finding_result, rule
 
 
 def sarif_dict(report: Report) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Iterable
 
 from hipport.codes import CODES
 from hipport.compat import HEADER_STALE
-from hipport.runner import FileResult, Outcome
+from hipport.jobs import FileResult, Outcome
 
 
 @dataclass(frozen=True)

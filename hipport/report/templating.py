@@ -4,6 +4,7 @@ from __future__ import annotations
 import jinja2
 
 from hipport.report import view
+from hipport.words import plural
 
 
 def _md(value: object) -> str:
@@ -17,5 +18,6 @@ def environment(autoescape: bool) -> jinja2.Environment:
         autoescape=autoescape, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
     )
-    env.filters.update(percent=view.percent, days=view.days, md=_md, names=view.names)
+    env.filters.update(percent=view.percent, days=view.days, md=_md, names=view.names,
+                       plural=plural)
     return env

@@ -15,6 +15,7 @@ from hipport.output.console import PipeConsole
 from hipport.report import view
 from hipport.report.ledger import LedgerRow
 from hipport.report.model import Report
+from hipport.words import plural
 
 TOP_TERMINAL = 15  # rows per table on a terminal; the other formats list more
 # Narrower than this, the ledger's eight columns leave a few characters to each
@@ -43,9 +44,9 @@ def _ledger_list(console: Console, title: str, rows: Sequence[LedgerRow],
     on the next (never wrapped, however long)."""
     console.print(f"[bold]{escape(title)}[/bold]")
     for row, first in zip(rows, firsts):
-        uses = view.plural(row.occurrences, "use")
+        uses = plural(row.occurrences, "use")
         console.print(f"  [bold]{escape(row.cuda_name)}[/bold] {row.priority} · {row.library} · "
-                      f"{row.status} · {uses} in {view.plural(row.files, 'file')} · "
+                      f"{row.status} · {uses} in {plural(row.files, 'file')} · "
                       f"{view.days(row.days)} days", highlight=False)
         console.print(f"      {escape(first)}", soft_wrap=True, highlight=False)
 
@@ -62,7 +63,8 @@ def _next_steps(console: Console, report: Report) -> None:
                       soft_wrap=True, highlight=False)
     if report.totals.refs_converted:
         console.print(f"  Then `hipport convert` applies the "
-                      f"{report.totals.refs_converted} automatic conversions.", highlight=False)
+                      f"{plural(report.totals.refs_converted, 'automatic conversion')}.",
+                      highlight=False)
 
 
 _LEFT = {"Status", "Library", "ROCm", "First location", "Name", "Severity", "Basis",
@@ -96,7 +98,7 @@ def render(report: Report, out: TextIO) -> None:
         rows = report.ledger[:TOP_TERMINAL]
         firsts = [row.locations[0] + (f" (+{row.occurrences - 1})" if row.occurrences > 1
                                       else "") for row in rows]
-        title = f"Unmapped-API ledger ({len(report.ledger)} APIs)"
+        title = f"Unmapped-API ledger ({plural(len(report.ledger), 'API')})"
         if console.width < NARROW:
             _ledger_list(console, title, rows, firsts)
         else:
@@ -119,7 +121,7 @@ def render(report: Report, out: TextIO) -> None:
     done = [g for g in report.findings if not g.open]
     if done:
         n = sum(g.count for g in done)
-        console.print(f"{view.plural(n, 'more finding')} of {view.plural(len(done), 'code')} "
+        console.print(f"{plural(n, 'more finding')} of {plural(len(done), 'code')} "
                       f"({', '.join(g.code for g in done)}) {'is' if n == 1 else 'are'} fixed "
                       "by `hipport convert`; --format md or json lists them.", highlight=False)
 
@@ -151,7 +153,7 @@ def render(report: Report, out: TextIO) -> None:
             effort.add_row(line.item, str(line.quantity), line.basis, view.days(line.days))
         elif line is hazards[0]:
             effort.add_row("open findings (table above)", str(sum(h.quantity for h in hazards)),
-                           f"per code, {view.plural(len(hazards), 'code')}",
+                           f"per code, {plural(len(hazards), 'code')}",
                            view.days(sum(h.days for h in hazards)))
     effort.add_row("contingency", "", f"{report.effort.contingency:.0%}",
                    view.days(report.effort.contingency_days))

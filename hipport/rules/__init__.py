@@ -3,22 +3,23 @@ the portability hazards.  One rule per module; ``registry`` holds them."""
 from __future__ import annotations
 
 from hipport.rules.registry import (
-                                    ARGUMENT_RULES,
-                                    FILE_RULES,
-                                    ArgumentRewrite,
-                                    ArgumentRule,
-                                    Context,
-                                    FileRule,
-                                    argument_rule,
-                                    argument_rules,
-                                    discover,
-                                    file_rule,
-                                    file_rules,
-                                    warm_up,
-                                    warm_up_step,
+    ARGUMENT_RULES,
+    FILE_RULES,
+    ArgumentRewrite,
+    ArgumentRule,
+    Context,
+    FileRule,
+    RuleRole,
+    argument_rule,
+    argument_rules,
+    discover,
+    file_rule,
+    file_rules,
+    stability_rules,
+    warm_up,
+    warm_up_step,
 )
 
 __all__ = ["ARGUMENT_RULES", "FILE_RULES", "ArgumentRewrite", "ArgumentRule", "Context",
-           "FileRule",
-           "argument_rule", "argument_rules", "discover", "file_rule", "file_rules", "warm_up",
-           "warm_up_step"]
+           "FileRule", "RuleRole", "argument_rule", "argument_rules", "discover", "file_rule",
+           "file_rules", "stability_rules", "warm_up", "warm_up_step"]

@@ -6,6 +6,13 @@ import re
 from hipport.edits import Edit
 from hipport.parse.model import Reference
 from hipport.rules import ArgumentRewrite, argument_rule
+from hipport.rules.shapes import (
+    CastArguments,
+    DropArgument,
+    FillEmptyCall,
+    OtherFunctionForArity,
+    WrapArgument,
+)
 from hipport.table.versions import Release, release_text
 
 # Masks meaning "every lane of the warp" (or "the lanes active here"): HIP's
@@ -32,7 +39,7 @@ def is_full_mask(data: bytes, mask: bytes) -> bool:
     return _NAME.fullmatch(mask) is not None and _defined_as_full(data, mask)
 
 
-@argument_rule("drop-first-argument")
+@argument_rule("drop-first-argument", DropArgument(0, "mask"))
 def drop_first_argument(data: bytes, ref: Reference,
                         target: Release | None) -> ArgumentRewrite | None:
     """`__shfl_down_sync(mask, v, d)` -> `__shfl_down(v, d)`: HIP's mask-less
@@ -88,14 +95,14 @@ def _wrap_symbol(data: bytes, ref: Reference, index: int) -> ArgumentRewrite | N
                            "the symbol argument was wrapped in HIP_SYMBOL()")
 
 
-@argument_rule("wrap-symbol-argument")
+@argument_rule("wrap-symbol-argument", WrapArgument(0, "HIP_SYMBOL", "symbol"))
 def wrap_symbol_argument(data: bytes, ref: Reference,
                          target: Release | None) -> ArgumentRewrite | None:
     """`cudaMemcpyToSymbol(sym, ...)` -> `hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)`."""
     return _wrap_symbol(data, ref, 0)
 
 
-@argument_rule("wrap-second-symbol-argument")
+@argument_rule("wrap-second-symbol-argument", WrapArgument(1, "HIP_SYMBOL", "symbol"))
 def wrap_second_symbol_argument(data: bytes, ref: Reference,
                                 target: Release | None) -> ArgumentRewrite | None:
     """`cudaMemcpyFromSymbol(dst, sym, ...)` -> `hipMemcpyFromSymbol(dst, HIP_SYMBOL(sym), ...)`;
@@ -106,7 +113,7 @@ def wrap_second_symbol_argument(data: bytes, ref: Reference,
 _EMPTY_CALL = re.compile(rb"\s*\(\s*\)")
 
 
-@argument_rule("activemask-as-ballot")
+@argument_rule("activemask-as-ballot", FillEmptyCall("1"))
 def activemask_as_ballot(data: bytes, ref: Reference,
                          target: Release | None) -> ArgumentRewrite | None:
     """`__activemask()` -> `__ballot(1)`: the mask of the active lanes, which is
@@ -176,84 +183,11 @@ def _cast_arguments(data: bytes, ref: Reference, casts: dict[int, bytes],
                            f"{' / '.join(targets)}: {why}")
 
 
-def _cast_argument(data: bytes, ref: Reference, index: int, to: bytes,
-                   why: str) -> ArgumentRewrite:
-    return _cast_arguments(data, ref, {index: to}, why)
-
-
-# The first release whose hip_runtime_api.h declares `template <class T>
-# hipMallocPitch(T**, ...)` (and hipHostAlloc): not 5.2 or 5.7, 6.4 does.
-_TEMPLATE_PITCH = (6, 4)
-
-
-@argument_rule("void-pointer-out-argument")
-def void_pointer_out_argument(data: bytes, ref: Reference,
-                              target: Release | None) -> ArgumentRewrite | None:
-    """`cudaHostGetDevicePointer(&p, h, 0)` -> `hipHostGetDevicePointer((void**)&p, h, 0)`:
-    no ROCm release checked has the `T**` overload."""
-    return _cast_argument(data, ref, 0, b"void**", "HIP has no `T**` overload")
-
-
-@argument_rule("void-pointer-out-argument-before-6.4")
-def void_pointer_out_argument_before_64(data: bytes, ref: Reference,
-                                        target: Release | None) -> ArgumentRewrite | None:
-    """`cudaMallocPitch(&p, ...)`: ROCm 6.4 has the `T**` overload, 5.2 and 5.7 do not."""
-    if target is not None and target >= _TEMPLATE_PITCH:
-        return ArgumentRewrite((), "")
-    return _cast_argument(data, ref, 0, b"void**", "HIP before ROCm 6.4 has no `T**` overload")
-
-
-@argument_rule("kernel-as-void-pointer")
-def kernel_as_void_pointer(data: bytes, ref: Reference,
-                           target: Release | None) -> ArgumentRewrite | None:
-    """`cudaFuncSetAttribute(kernel, ...)` -> `hipFuncSetAttribute((const void*)kernel, ...)`:
-    HIP takes the kernel only as `const void*`."""
-    return _cast_argument(data, ref, 0, b"const void*", "HIP takes the kernel as `const void*`")
-
-
-@argument_rule("second-kernel-as-void-pointer")
-def second_kernel_as_void_pointer(data: bytes, ref: Reference,
-                                  target: Release | None) -> ArgumentRewrite | None:
-    """`cudaFuncGetAttributes(&a, kernel)` -> `hipFuncGetAttributes(&a, (const void*)kernel)`."""
-    return _cast_argument(data, ref, 1, b"const void*", "HIP takes the kernel as `const void*`")
-
-
-# Calls whose HIP form is another function for one number of arguments (the
-# compat header picks it by counting them: hipport.compat.header).
-OTHER_FUNCTION_FOR_ARITY: dict[str, tuple[int, str]] = {
-    "event-create-with-flags": (2, "hipEventCreateWithFlags"),
-    "graph-instantiate-with-flags": (3, "hipGraphInstantiateWithFlags"),
-}
-
-
-def _with_flags(ref: Reference, arity: int, hip: str) -> ArgumentRewrite:
-    if ref.args is not None and len(ref.args) == arity:
-        return ArgumentRewrite((), f"the {arity}-argument overload is `{hip}` in HIP", hip=hip)
-    return ArgumentRewrite((), "")
-
-
-@argument_rule("event-create-with-flags")
-def event_create_with_flags(data: bytes, ref: Reference,
-                            target: Release | None) -> ArgumentRewrite | None:
-    """`cudaEventCreate(&e, flags)`, CUDA's C++ overload -> `hipEventCreateWithFlags(&e, flags)`."""
-    return _with_flags(ref, *OTHER_FUNCTION_FOR_ARITY["event-create-with-flags"])
-
-
-@argument_rule("graph-instantiate-with-flags")
-def graph_instantiate_with_flags(data: bytes, ref: Reference,
-                                 target: Release | None) -> ArgumentRewrite | None:
-    """`cudaGraphInstantiate(&exec, graph, flags)` (CUDA 12's C form; the 5-argument one is
-    the C++ overload) -> `hipGraphInstantiateWithFlags`: HIP has only the 5-argument form."""
-    return _with_flags(ref, *OTHER_FUNCTION_FOR_ARITY["graph-instantiate-with-flags"])
-
-
 # cuBLAS's half-precision calls take `__half*`; hipBLAS's take `hipblasHalf*`,
 # `uint16_t` unless HIPBLAS_USE_HIP_HALF is defined (hipBLAS 0.54 of ROCm 5.x
 # and 2.4 of ROCm 6.4 alike): the same 16 bits, so the pointer is cast.
 _HALF, _CONST_HALF = b"hipblasHalf*", b"const hipblasHalf*"
 _HALF_WHY = "hipBLAS takes `hipblasHalf` (`uint16_t`), the bits of a `__half`"
-
-
 _HALF_GEMM = {6: _CONST_HALF, 7: _CONST_HALF, 9: _CONST_HALF, 11: _CONST_HALF, 12: _HALF}
 _HALF_GEMM_BATCHED = {6: _CONST_HALF, 7: b"const hipblasHalf* const*",
                       9: b"const hipblasHalf* const*", 11: _CONST_HALF,
@@ -262,29 +196,86 @@ _HALF_GEMM_STRIDED = {6: _CONST_HALF, 7: _CONST_HALF, 10: _CONST_HALF, 13: _CONS
                       14: _HALF}
 _VOID_OUT = {0: b"void**"}
 _KERNEL = {0: b"const void*"}
-
-# The casting rules as data: rule -> (number of arguments, None when it
-# varies; the casts by argument index).  The compat header's function-like
-# macros are made from it.
-ARGUMENT_CASTS: dict[str, tuple[int | None, dict[int, bytes]]] = {
-    "void-pointer-out-argument": (None, _VOID_OUT),
-    "void-pointer-out-argument-before-6.4": (None, _VOID_OUT),
-    "kernel-as-void-pointer": (None, _KERNEL),
-    "second-kernel-as-void-pointer": (2, {1: b"const void*"}),
-    "half-gemm-arguments": (14, _HALF_GEMM),
-    "half-gemm-batched-arguments": (15, _HALF_GEMM_BATCHED),
-    "half-gemm-strided-batched-arguments": (18, _HALF_GEMM_STRIDED),
-}
+_SECOND_KERNEL = {1: b"const void*"}
 
 
-@argument_rule("half-gemm-arguments")
+def _cast_shape(arity: int | None, casts: dict[int, bytes]) -> CastArguments:
+    return CastArguments(arity, tuple((i, to.decode()) for i, to in sorted(casts.items())))
+
+
+# The first release whose hip_runtime_api.h declares `template <class T>
+# hipMallocPitch(T**, ...)` (and hipHostAlloc): not 5.2 or 5.7, 6.4 does.
+_TEMPLATE_PITCH = (6, 4)
+
+
+@argument_rule("void-pointer-out-argument", _cast_shape(None, _VOID_OUT))
+def void_pointer_out_argument(data: bytes, ref: Reference,
+                              target: Release | None) -> ArgumentRewrite | None:
+    """`cudaHostGetDevicePointer(&p, h, 0)` -> `hipHostGetDevicePointer((void**)&p, h, 0)`:
+    no ROCm release checked has the `T**` overload."""
+    return _cast_arguments(data, ref, _VOID_OUT, "HIP has no `T**` overload")
+
+
+@argument_rule("void-pointer-out-argument-before-6.4", _cast_shape(None, _VOID_OUT))
+def void_pointer_out_argument_before_64(data: bytes, ref: Reference,
+                                        target: Release | None) -> ArgumentRewrite | None:
+    """`cudaMallocPitch(&p, ...)`: ROCm 6.4 has the `T**` overload, 5.2 and 5.7 do not."""
+    if target is not None and target >= _TEMPLATE_PITCH:
+        return ArgumentRewrite((), "")
+    return _cast_arguments(data, ref, _VOID_OUT, "HIP before ROCm 6.4 has no `T**` overload")
+
+
+@argument_rule("kernel-as-void-pointer", _cast_shape(None, _KERNEL))
+def kernel_as_void_pointer(data: bytes, ref: Reference,
+                           target: Release | None) -> ArgumentRewrite | None:
+    """`cudaFuncSetAttribute(kernel, ...)` -> `hipFuncSetAttribute((const void*)kernel, ...)`:
+    HIP takes the kernel only as `const void*`."""
+    return _cast_arguments(data, ref, _KERNEL, "HIP takes the kernel as `const void*`")
+
+
+@argument_rule("second-kernel-as-void-pointer", _cast_shape(2, _SECOND_KERNEL))
+def second_kernel_as_void_pointer(data: bytes, ref: Reference,
+                                  target: Release | None) -> ArgumentRewrite | None:
+    """`cudaFuncGetAttributes(&a, kernel)` -> `hipFuncGetAttributes(&a, (const void*)kernel)`."""
+    return _cast_arguments(data, ref, _SECOND_KERNEL, "HIP takes the kernel as `const void*`")
+
+
+# Calls whose HIP form is another function for one number of arguments (the
+# compat header picks it by counting them).
+_EVENT_WITH_FLAGS = OtherFunctionForArity(2, "hipEventCreateWithFlags")
+_GRAPH_WITH_FLAGS = OtherFunctionForArity(3, "hipGraphInstantiateWithFlags")
+
+
+def _with_flags(ref: Reference, shape: OtherFunctionForArity) -> ArgumentRewrite:
+    arity, hip = shape.arity, shape.other
+    if ref.args is not None and len(ref.args) == arity:
+        return ArgumentRewrite((), f"the {arity}-argument overload is `{hip}` in HIP", hip=hip)
+    return ArgumentRewrite((), "")
+
+
+@argument_rule("event-create-with-flags", _EVENT_WITH_FLAGS)
+def event_create_with_flags(data: bytes, ref: Reference,
+                            target: Release | None) -> ArgumentRewrite | None:
+    """`cudaEventCreate(&e, flags)`, CUDA's C++ overload -> `hipEventCreateWithFlags(&e, flags)`."""
+    return _with_flags(ref, _EVENT_WITH_FLAGS)
+
+
+@argument_rule("graph-instantiate-with-flags", _GRAPH_WITH_FLAGS)
+def graph_instantiate_with_flags(data: bytes, ref: Reference,
+                                 target: Release | None) -> ArgumentRewrite | None:
+    """`cudaGraphInstantiate(&exec, graph, flags)` (CUDA 12's C form; the 5-argument one is
+    the C++ overload) -> `hipGraphInstantiateWithFlags`: HIP has only the 5-argument form."""
+    return _with_flags(ref, _GRAPH_WITH_FLAGS)
+
+
+@argument_rule("half-gemm-arguments", _cast_shape(14, _HALF_GEMM))
 def half_gemm_arguments(data: bytes, ref: Reference,
                         target: Release | None) -> ArgumentRewrite | None:
     """`cublasHgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)`."""
     return _cast_arguments(data, ref, _HALF_GEMM, _HALF_WHY)
 
 
-@argument_rule("half-gemm-batched-arguments")
+@argument_rule("half-gemm-batched-arguments", _cast_shape(15, _HALF_GEMM_BATCHED))
 def half_gemm_batched_arguments(data: bytes, ref: Reference,
                                 target: Release | None) -> ArgumentRewrite | None:
     """`cublasHgemmBatched(h, ta, tb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
@@ -292,7 +283,8 @@ def half_gemm_batched_arguments(data: bytes, ref: Reference,
     return _cast_arguments(data, ref, _HALF_GEMM_BATCHED, _HALF_WHY)
 
 
-@argument_rule("half-gemm-strided-batched-arguments")
+@argument_rule("half-gemm-strided-batched-arguments",
+               _cast_shape(18, _HALF_GEMM_STRIDED))
 def half_gemm_strided_batched_arguments(data: bytes, ref: Reference,
                                         target: Release | None) -> ArgumentRewrite | None:
     """`cublasHgemmStridedBatched(h, ta, tb, m, n, k, alpha, A, lda, strideA, B, ldb,

@@ -211,7 +211,7 @@ def removed_spans(ctx: Context) -> list[tuple[int, int]]:
     return [r.span for r in removals(ctx)]
 
 
-@file_rule("case-labels")
+@file_rule("case-labels", codes=("HP512",))
 def case_labels(ctx: Context) -> Iterator[Finding]:
     for removal in removals(ctx):
         label = f"`case {removal.name}:`"

@@ -13,7 +13,7 @@ from typing import Iterator, NamedTuple
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.conditions import Node, blank, conditional_directives, evaluate, parse, tokenize
-from hipport.rules import Context, file_rule
+from hipport.rules import Context, RuleRole, file_rule
 
 # Macros whose value follows from the CUDA release (X.Y): CUDART_VERSION and
 # CUDA_VERSION are X*1000 + Y*10.  __CUDACC_VER_BUILD__ is defined but its
@@ -22,6 +22,10 @@ VERSION_MACROS = ("CUDART_VERSION", "CUDA_VERSION", "__CUDACC_VER_MAJOR__",
                   "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__")
 _NEEDLES = tuple(m.encode() for m in VERSION_MACROS)
 VERSION_TEST = "HP309"
+# What the rewrite does to a version test (the compat strategy, which leaves
+# the line alone, says otherwise: hipport.compat.sources).
+REPLACED = ("; the test was replaced by its value (--assume-cuda-version), the original kept "
+            "in a comment")
 
 
 def macro_values(version: tuple[int, int]) -> dict[str, int]:
@@ -35,6 +39,7 @@ class Resolution(NamedTuple):
     end: int
     edits: tuple[Edit, ...]  # empty: a version test that could not be resolved
     message: str
+    macros: tuple[str, ...] = ()  # the version macros it tests
 
 
 def resolve(ctx: Context) -> tuple[Resolution, ...]:
@@ -65,7 +70,7 @@ def _resolve(data: bytes, version: tuple[int, int]) -> tuple[Resolution, ...]:
             value = int(d.keyword == "ifdef")  # all of them are defined by CUDA
             out.append(Resolution(d.cond_start, d.end,
                                   (Edit(d.start, d.end, f"if {value}".encode() + comment),),
-                                  f"`#{original}` is {value} with {assumed}"))
+                                  f"`#{original}` is {value} with {assumed}", tuple(sorted(used))))
             continue
         tree = parse(tokens) if tokens is not None else None
         spans = _replacements(tree, values, set(VERSION_MACROS)) if tree is not None else None
@@ -82,7 +87,8 @@ def _resolve(data: bytes, version: tuple[int, int]) -> tuple[Resolution, ...]:
             edits += (Edit(d.end, d.end, comment),)
         parts = ", ".join(f"`{data[s:e].decode('utf-8', 'replace')}` is {v}"
                           for s, e, v in spans)
-        out.append(Resolution(d.cond_start, d.end, edits, f"{parts} with {assumed}"))
+        out.append(Resolution(d.cond_start, d.end, edits, f"{parts} with {assumed}",
+                              tuple(sorted(used))))
     return tuple(out)
 
 
@@ -129,12 +135,11 @@ def _only_versions(node: Node, macros: set[str]) -> bool:
     return all(_only_versions(c, macros) for c in node.children)
 
 
-@file_rule("cuda-version")
+@file_rule("cuda-version", codes=(VERSION_TEST, "HP901"), role=RuleRole.REWRITE)
 def resolve_version_tests(ctx: Context) -> Iterator[Finding]:
     for r in resolve(ctx):
         if not r.edits:
             yield Finding("HP901", r.message, r.start, r.end)
             continue
         fix = Fix(r.edits, title="Resolve the CUDA version test")
-        yield Finding(VERSION_TEST, f"{r.message}; resolved (--assume-cuda-version), original "
-                      "kept in a comment", r.start, r.end, fix=fix)
+        yield Finding(VERSION_TEST, r.message + REPLACED, r.start, r.end, fix=fix)

@@ -9,13 +9,13 @@ from typing import Iterator
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Role
-from hipport.rules import Context, file_rule
+from hipport.rules import Context, RuleRole, file_rule
 from hipport.table.versions import Availability, for_target
 
 GUARD_TEST = "HP308"
 
 
-@file_rule("header-guards")
+@file_rule("header-guards", codes=(GUARD_TEST,), role=RuleRole.REWRITE)
 def rewrite_guard_tests(ctx: Context) -> Iterator[Finding]:
     guards = ctx.table.guards
     for ref in ctx.analysis.references:

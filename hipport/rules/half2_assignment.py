@@ -45,7 +45,7 @@ def _assigned_type(left: Node) -> str | None:
     return kind if kind in PAIR_TYPES else None
 
 
-@file_rule("half2-brace-assignment")
+@file_rule("half2-brace-assignment", codes=("HP307",))
 def half2_brace_assignment(ctx: Context) -> Iterator[Finding]:
     if b"half2" not in ctx.data and b"bfloat162" not in ctx.data:
         return

@@ -6,7 +6,7 @@ from typing import Iterator
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Role
-from hipport.rules import Context, file_rule
+from hipport.rules import Context, RuleRole, file_rule
 from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
@@ -18,7 +18,8 @@ CUDA_HEADER_PREFIXES = (
 )
 
 
-@file_rule("includes")
+@file_rule("includes", codes=("HP302", "HP303", "HP511", "HP900", "HP901", "HP903", "HP905"),
+           role=RuleRole.REWRITE)
 def rewrite_includes(ctx: Context) -> Iterator[Finding]:
     seen: set[tuple[int, str]] = set()  # (conditional block, final target)
     # In file order: which of two includes is the duplicate must not depend on the
@@ -78,7 +79,7 @@ _HEADERS = frozenset({".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl"})
 _RUNTIME_LIBRARIES = frozenset({"runtime", "driver"})
 
 
-@file_rule("runtime-include")
+@file_rule("runtime-include", codes=("HP306",), role=RuleRole.REWRITE)
 def add_runtime_include(ctx: Context) -> Iterator[Finding]:
     """nvcc includes cuda_runtime.h into every .cu file; hipcc includes
     nothing.  A file with kernel code, and a .cu file or header that uses the

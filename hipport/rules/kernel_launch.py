@@ -14,12 +14,12 @@ from typing import Iterator
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.chevrons import spaced_launches
-from hipport.rules import Context, file_rule
+from hipport.rules import Context, RuleRole, file_rule
 
 LAUNCH_JOINED = "HP312"
 
 
-@file_rule("kernel-launch")
+@file_rule("kernel-launch", codes=("HP301",), role=RuleRole.REWRITE)
 def rewrite_launches(ctx: Context) -> Iterator[Finding]:
     if ctx.settings.launch_syntax != "hip":
         return
@@ -42,7 +42,7 @@ def rewrite_launches(ctx: Context) -> Iterator[Finding]:
                       fix=Fix(edits, title="Use hipLaunchKernelGGL"))
 
 
-@file_rule("launch-chevrons")
+@file_rule("launch-chevrons", codes=(LAUNCH_JOINED,), role=RuleRole.REWRITE)
 def join_spaced_chevrons(ctx: Context) -> Iterator[Finding]:
     if ctx.settings.launch_syntax == "hip" or not ctx.analysis.launches:
         return  # hipLaunchKernelGGL replaces the chevrons whatever their spelling

@@ -4,24 +4,29 @@ imported package.
 Two kinds of rule register here:
 
 * *file rules* look at a whole analysed file (includes, kernel launches,
-  hazards) and yield findings;
+  hazards) and yield findings; each declares the codes of its findings and
+  its role (it rewrites CUDA into HIP, or it reports a hazard);
 * *argument rules* are named by a table entry's ``rule:`` key and add edits
-  around a call's arguments (e.g. wrapping a symbol in ``HIP_SYMBOL``).
+  around a call's arguments (e.g. wrapping a symbol in ``HIP_SYMBOL``); each
+  declares the shape of its edit as data (``hipport.rules.shapes``).
 
 A rule module registers with the decorators below when it is imported;
 ``discover`` imports every module under ``hipport.rules`` once, the first
 time anyone asks for the rules.  Registering a name twice is an error."""
 from __future__ import annotations
 
+import enum
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from pathlib import PurePath
-from typing import Callable, Iterator, Mapping, NamedTuple, TypeVar
+from pathlib import Path, PurePath
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 
+from hipport.codes import CODES
 from hipport.edits import Edit
 from hipport.findings import Finding
 from hipport.parse.model import Analysis, Reference
+from hipport.rules.shapes import Shape
 from hipport.settings import Settings
 from hipport.table import MappingTable
 from hipport.table.versions import Release
@@ -51,12 +56,54 @@ class ArgumentRewrite(NamedTuple):
     hip: str | None = None
 
 
-FileRule = Callable[[Context], Iterator[Finding]]
+Check = Callable[[Context], Iterator[Finding]]
 # Given the file, the call reference and the target ROCm release (None: no
 # version checks), returns the extra edits, or None when the call's shape does
 # not allow the rewrite (the rename is then not applied either).
-ArgumentRule = Callable[[bytes, Reference, "Release | None"], "ArgumentRewrite | None"]
+Rewrite = Callable[[bytes, Reference, "Release | None"], "ArgumentRewrite | None"]
 WarmUp = Callable[[], object]
+
+
+class RuleRole(enum.Enum):
+    """What a file rule is for."""
+
+    # Turns CUDA into HIP (renames, includes, launches): converting its own
+    # output must find nothing more, so it always runs in the stability pass.
+    REWRITE = "rewrite"
+    # Reports what renaming cannot fix; the pass checks it only when one of
+    # its fixes was applied.
+    HAZARD = "hazard"
+
+
+@dataclass(frozen=True)
+class FileRule:
+    name: str
+    check: Check
+    codes: frozenset[str]  # every code its findings may carry
+    role: RuleRole
+
+    @property
+    def stability_relevant(self) -> bool:
+        """Always run again on the converted text (not only when it fixed something)."""
+        return self.role is RuleRole.REWRITE
+
+    def __call__(self, ctx: Context) -> Iterator[Finding]:
+        return self.check(ctx)
+
+
+@dataclass(frozen=True)
+class ArgumentRule:
+    name: str
+    rewrite: Rewrite
+    # What the rewrite does to the call, as data (hipport.rules.shapes): the
+    # compat header turns it into a function-like macro; None when no macro
+    # can say it.
+    shape: Shape | None
+
+    def __call__(self, data: bytes, ref: Reference,
+                 target: Release | None) -> ArgumentRewrite | None:
+        return self.rewrite(data, ref, target)
+
 
 FILE_RULES: dict[str, FileRule] = {}
 ARGUMENT_RULES: dict[str, ArgumentRule] = {}
@@ -68,25 +115,38 @@ _T = TypeVar("_T")
 _discovered = False
 
 
-def _register(registry: dict[str, _T], kind: str, name: str) -> Callable[[_T], _T]:
-    def register(func: _T) -> _T:
-        if name in registry:
-            raise RuntimeError(f"{kind} {name!r} is registered twice")
-        registry[name] = func
-        return func
+def _register(registry: dict[str, _T], kind: str, name: str, item: _T) -> None:
+    if name in registry:
+        raise RuntimeError(f"{kind} {name!r} is registered twice")
+    registry[name] = item
+
+
+def file_rule(name: str, *, codes: Iterable[str],
+              role: RuleRole = RuleRole.HAZARD) -> Callable[[Check], Check]:
+    """Registers a file rule; ``codes`` are every code its findings carry."""
+    declared = frozenset(codes)
+    unknown = sorted(declared - set(CODES))
+    if unknown:
+        raise RuntimeError(f"file rule {name!r} declares unknown codes: {', '.join(unknown)}")
+
+    def register(check: Check) -> Check:
+        _register(FILE_RULES, "file rule", name, FileRule(name, check, declared, role))
+        return check
     return register
 
 
-def file_rule(name: str) -> Callable[[FileRule], FileRule]:
-    return _register(FILE_RULES, "file rule", name)
-
-
-def argument_rule(name: str) -> Callable[[ArgumentRule], ArgumentRule]:
-    return _register(ARGUMENT_RULES, "argument rule", name)
+def argument_rule(name: str, shape: Shape | None = None) -> Callable[[Rewrite], Rewrite]:
+    def register(rewrite: Rewrite) -> Rewrite:
+        _register(ARGUMENT_RULES, "argument rule", name, ArgumentRule(name, rewrite, shape))
+        return rewrite
+    return register
 
 
 def warm_up_step(name: str) -> Callable[[WarmUp], WarmUp]:
-    return _register(WARM_UPS, "warm-up step", name)
+    def register(prepare: WarmUp) -> WarmUp:
+        _register(WARM_UPS, "warm-up step", name, prepare)
+        return prepare
+    return register
 
 
 def discover() -> None:
@@ -95,15 +155,20 @@ def discover() -> None:
     if _discovered:
         return
     _discovered = True
-    import hipport.rules as package
-
-    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+    package = __name__.rsplit(".", 1)[0]
+    folder = str(Path(__file__).parent)
+    for info in pkgutil.walk_packages([folder], package + "."):
         importlib.import_module(info.name)
 
 
 def file_rules() -> Mapping[str, FileRule]:
     discover()
     return FILE_RULES
+
+
+def stability_rules() -> frozenset[str]:
+    """The rules the stability pass always runs (those that rewrite)."""
+    return frozenset(name for name, rule in file_rules().items() if rule.stability_relevant)
 
 
 def argument_rules() -> Mapping[str, ArgumentRule]:

@@ -8,7 +8,7 @@ from hipport.codes import LIBRARY_CODES
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Reference, Role
-from hipport.rules import Context, argument_rules, file_rule
+from hipport.rules import Context, RuleRole, argument_rules, file_rule
 from hipport.rules.case_labels import removed_spans
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
@@ -22,7 +22,8 @@ from hipport.table.versions import (
 )
 
 
-@file_rule("renames")
+@file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP411", "HP900", "HP901",
+                              "HP902", "HP903", "HP904", "HP905"), role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
     # What argument rules and removed `case` labels delete goes with them.
     deleted = _deleted_arguments(ctx) + removed_spans(ctx)

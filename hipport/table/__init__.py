@@ -11,9 +11,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from hipport import __version__
 from hipport.cachedir import cache_dir
 from hipport.errors import MappingFileError
+from hipport.filenames import shown_path
+from hipport.libraries import DATA_FILE as LIBRARY_DATA_FILE
 from hipport.table.index import MappingTable
 from hipport.table.names import looks_like_cuda
 from hipport.table.schema import (
@@ -22,20 +23,34 @@ from hipport.table.schema import (
     Mapping,
     Row,
     Status,
-    parse_mapping_file,
 )
+from hipport.version import __version__
 from hipport.writing import write_atomic
 
 __all__ = ["MappingTable", "Mapping", "Status", "load_table", "bundled_table", "looks_like_cuda"]
+
+
+def parse_mapping_file(text: str, path: str) -> list[Mapping]:
+    """The entries of one mapping file (YAML, read by ``hipport.table.yaml_file``:
+    a run with the compiled catalogue cached never imports the YAML parser)."""
+    from hipport.table.yaml_file import parse_mapping_file as parse
+
+    return parse(text, path)
 
 
 def _bundled_root() -> Traversable:
     return resources.files("hipport") / "_mappings"
 
 
+# Data under mappings/ that is not a catalogue of names.
+NOT_CATALOGUE = frozenset({LIBRARY_DATA_FILE})
+
+
 def _yaml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
     for child in sorted(root.iterdir(), key=lambda c: c.name):
         rel = f"{prefix}{child.name}"
+        if rel in NOT_CATALOGUE:
+            continue
         if child.is_dir():
             yield from _yaml_files(child, rel + "/")
         elif child.name.endswith((".yaml", ".yml")):
@@ -112,6 +127,23 @@ def _store_cached(digest: str, rows: dict[str, Row]) -> None:
         pass  # a read-only home: no cache, still correct
 
 
+def read_mapping_text(path: str | Path, what: str = "mapping file") -> str:
+    """The text of a user's mapping file, or an error that names the file
+    (never Python's own words: `'utf-8' codec can't decode byte 0xff...`)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        raise MappingFileError(shown_path(path), f"cannot read {what}: {reason}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise MappingFileError(
+            shown_path(path), f"the {what} is not UTF-8 (byte 0x{data[exc.start]:02x}); "
+            "save it as UTF-8", line) from None
+
+
 def load_table(user_files: Iterable[str | Path] = ()) -> MappingTable:
     """The bundled catalogue, overridden entry by entry by the user's files
     (in the order given: a later file wins over an earlier one)."""
@@ -122,10 +154,7 @@ def load_table(user_files: Iterable[str | Path] = ()) -> MappingTable:
     rows = dict(table.rows)
     texts = []
     for path in user:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MappingFileError(str(path), f"cannot read rules file: {exc}") from None
+        text = read_mapping_text(path, "rules file")
         own = _merge_bundled([(str(path), text)])
         rows.update((name, m.to_row()) for name, m in own.items())
         texts.append((str(path), text))

@@ -6,13 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from hipport.libraries import library_table
+
 SCHEMA_ID = "hipport-mappings/1"
 
-LIBRARIES = (
-    "runtime", "driver", "device", "cooperative_groups", "cublas", "cublaslt", "curand",
-    "cufft", "cusparse", "cusolver", "cub", "thrust", "nccl", "nvrtc", "nvtx", "cucomplex",
-    "cudnn", "headers",
-)
+LIBRARIES = library_table().cuda_keys  # mappings/rocm-libraries.yaml
 KINDS = ("function", "type", "enum", "macro", "header", "device_function", "namespace")
 VERSION_KEYS = ("added", "deprecated", "removed")
 
@@ -35,6 +33,17 @@ FUNDAMENTAL_TYPES = frozenset(
     "void".split())
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEADER_PART = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]*\Z")
+# A release in cuda_version / rocm_version: 6, 6.2 or 6.2.1 (mappings/schema.json).
+VERSION = re.compile(r"\d+(\.\d+){0,2}\Z")
+
+
+def _header_path(text: str) -> bool:
+    parts = text.split("/")
+    return all(_HEADER_PART.match(p) for p in parts) and not any(p in (".", "..") for p in parts)
+
+
+def _qualified_name(text: str) -> bool:
+    return all(_IDENTIFIER.match(p) for p in text.split("::"))
 
 
 def target_problem(kind: str, hip: str) -> str | None:
@@ -44,8 +53,7 @@ def target_problem(kind: str, hip: str) -> str | None:
     (``ns::name`` allowed), never blank, never two tokens, never a keyword;
     a header target is a relative header path."""
     if kind == "header":
-        parts = hip.split("/")
-        if all(_HEADER_PART.match(p) for p in parts) and not any(p in (".", "..") for p in parts):
+        if _header_path(hip):
             return None
         return ("expected a relative header path such as hip/hip_runtime.h (letters, digits, "
                 f"'_', '.', '+', '-' and '/'), got {hip!r}")
@@ -53,7 +61,7 @@ def target_problem(kind: str, hip: str) -> str | None:
         # One word only: `unsigned long` would break a functional cast `T(x)`.
         return None
     parts = hip.split("::")
-    if not all(_IDENTIFIER.match(p) for p in parts):
+    if not _qualified_name(hip):
         return ("expected a C/C++ name (letters, digits and '_', not starting with a digit; "
                 f"'ns::name' for a qualified one), got {hip!r}")
     keyword = next((p for p in parts if p in CPP_KEYWORDS), None)
@@ -61,6 +69,31 @@ def target_problem(kind: str, hip: str) -> str | None:
         what = "type" if kind == "type" else kind.replace("_", " ")
         return f"{keyword!r} is a C++ keyword, not a {what} name"
     return None
+
+
+def source_problem(kind: str, cuda: str) -> str | None:
+    """Why ``cuda`` cannot be the CUDA name an entry of ``kind`` matches; None
+    when it can.  References are matched token by token, so it is a C/C++
+    identifier (``ns::name`` allowed) that is no keyword, or for a header, a
+    relative header path."""
+    if kind == "header":
+        if _header_path(cuda):
+            return None
+        return f"expected a relative header path such as cuda_runtime.h, got {cuda!r}"
+    if not _qualified_name(cuda):
+        return ("expected a C/C++ identifier (letters, digits and '_', not starting with a "
+                f"digit; 'ns::name' for a qualified one), got {cuda!r}")
+    keyword = next((p for p in cuda.split("::") if p in CPP_KEYWORDS), None)
+    if keyword is not None:
+        return f"expected a C/C++ identifier, got the keyword {keyword!r}"
+    return None
+
+
+def version_problem(text: str) -> str | None:
+    """Why ``text`` is not a release of a ``*_version`` key; None when it is."""
+    if VERSION.match(text):
+        return None
+    return f"expected a version like 6.2, got {text!r}"
 
 
 class Status(enum.Enum):
@@ -133,14 +166,6 @@ class Mapping:
     @property
     def rocm_removed(self) -> str | None:
         return dict(self.rocm_version).get("removed")
-
-
-def parse_mapping_file(text: str, path: str) -> list[Mapping]:
-    """The entries of one mapping file (YAML, read by ``hipport.table.yaml_file``:
-    a run with the compiled catalogue cached never imports the YAML parser)."""
-    from hipport.table.yaml_file import parse_mapping_file as parse
-
-    return parse(text, path)
 
 
 def parse_version(text: str) -> tuple[int, ...]:

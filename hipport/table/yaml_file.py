@@ -2,12 +2,16 @@
 name the file, the line and the key."""
 from __future__ import annotations
 
+import functools
+import json
 import re
 from dataclasses import replace
+from importlib import resources
 
 import yaml
 
 from hipport.errors import MappingFileError
+from hipport.libraries import library_table
 from hipport.table.schema import (
     KINDS,
     LIBRARIES,
@@ -17,7 +21,9 @@ from hipport.table.schema import (
     Mapping,
     Status,
     parse_version,
+    source_problem,
     target_problem,
+    version_problem,
 )
 
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
@@ -82,7 +88,14 @@ class _Reader:
     def versions(self, node: yaml.Node, where: str) -> tuple[tuple[str, str], ...]:
         fields = self.mapping(node, where)
         self.check_keys(fields, set(VERSION_KEYS), node, where)
-        return tuple((k, self.string(v, f"{where}.{k}")) for k, v in sorted(fields.items()))
+        return tuple((k, self.version(v, f"{where}.{k}")) for k, v in sorted(fields.items()))
+
+    def version(self, node: yaml.Node, where: str) -> str:
+        text = self.string(node, where)
+        problem = version_problem(text)
+        if problem is not None:
+            raise self.fail(node, where, problem)
+        return text
 
 
 def parse_mapping_file(text: str, path: str) -> list[Mapping]:
@@ -105,7 +118,9 @@ def parse_mapping_file(text: str, path: str) -> list[Mapping]:
     if schema != SCHEMA_ID:
         raise reader.fail(top["schema"], "schema", f"expected {SCHEMA_ID!r}; got {schema!r}")
     library = reader.string(top["library"], "library", LIBRARIES)
-    hip_library = reader.string(top["hip_library"], "hip_library") if "hip_library" in top else None
+    # The ROCm counterpart: the library table's, unless the file names another.
+    hip_library = reader.string(top["hip_library"], "hip_library") if "hip_library" in top \
+        else None
     entries_node = top["entries"]
     if not isinstance(entries_node, yaml.SequenceNode):
         raise reader.fail(entries_node, "entries", "expected a list")
@@ -125,6 +140,9 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
         raise reader.fail(node, where, "missing required key 'kind'")
     cuda = reader.name(fields["cuda"], f"{where}.cuda")
     kind = reader.string(fields["kind"], f"{where}.kind", KINDS)
+    problem = source_problem(kind, cuda)
+    if problem is not None:
+        raise reader.fail(fields["cuda"], f"{where}.cuda", problem)
     status = Status(reader.string(fields["status"], f"{where}.status",
                                   tuple(s.value for s in Status))) if "status" in fields \
         else Status.SUPPORTED
@@ -138,14 +156,15 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
                                   ("safe", "unsafe")) if "applicability" in fields else "safe"
     rocm_version = reader.versions(fields["rocm_version"], f"{where}.rocm_version") \
         if "rocm_version" in fields else ()
+    if "library" in fields:
+        library = reader.string(fields["library"], f"{where}.library", LIBRARIES)
     entry = Mapping(
         cuda=cuda,
         hip=hip,
         kind=kind,
-        library=reader.string(fields["library"], f"{where}.library", LIBRARIES)
-        if "library" in fields else library,
+        library=library,
         status=status,
-        hip_library=hip_library,
+        hip_library=hip_library or library_table().by_cuda[library].rocm.key,
         note=reader.string(fields["note"], f"{where}.note") if "note" in fields else None,
         unsafe=applicability == "unsafe",
         rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
@@ -219,8 +238,11 @@ def _macro(reader: _Reader, node: yaml.Node, where: str) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=1)
 def _rule_names() -> tuple[str, ...]:
-    """The argument rules a ``rule:`` key may name: those registered."""
-    from hipport.rules import argument_rules
-
-    return tuple(argument_rules())
+    """The argument rules a ``rule:`` key may name: the catalogue schema's
+    list (mappings/schema.json), which a test holds equal to the rules
+    registered in ``hipport.rules``."""
+    schema = json.loads((resources.files("hipport") / "_mappings" / "schema.json")
+                        .read_text(encoding="utf-8"))
+    return tuple(schema["$defs"]["entry"]["properties"]["rule"]["enum"])

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
+from hipport.buildfiles import build_systems
 from hipport.doctor.system import System
 from hipport.errors import UsageError
-from hipport.verify.buildflags import MAKEFILE_NAMES
-from hipport.verify.compiler import Compiler, NoCompiler, find_compiler
+from hipport.values import time_limit
+from hipport.verify.buildflags import build_files_in, unreadable
+from hipport.verify.compiler import Compiler, NoCompiler, check_targets, find_compiler
 from hipport.verify.session import (
     DEFAULT_TIMEOUT,
     Settings,
@@ -50,14 +52,15 @@ def tree_offload_arch(paths: tuple[Path, ...]) -> str | None:
     compile errors; each further one costs a whole device compilation."""
     for root in paths:
         folder = root if root.is_dir() else root.parent
-        for name in ("CMakeLists.txt", *MAKEFILE_NAMES):
-            try:
-                text = (folder / name).read_text(encoding="latin-1")
-            except OSError:
-                continue
-            found = _ARCH.search(text)
-            if found:
-                return found[1]
+        for system in build_systems().values():
+            for path in build_files_in(system, folder):
+                try:
+                    text = path.read_text(encoding="latin-1")
+                except OSError:
+                    continue
+                found = _ARCH.search(text)
+                if found:
+                    return found[1]
     return None
 
 
@@ -66,14 +69,22 @@ def run(request: Request, system: System | None = None,
         found: Callable[[int], None] | None = None) -> Verification:
     """Find the compiler and the units, compile them.  ``found`` hears the
     number of units before compiling starts (a progress bar's total)."""
-    if request.timeout <= 0:
-        raise UsageError("--timeout must be a positive number of seconds")
+    time_limit("--timeout", request.timeout)
     for path in request.paths:
-        if not path.exists():
+        try:
+            there = path.exists()
+        except OSError as error:
+            raise unreadable(path, error) from None
+        if not there:
             raise UsageError(f"{path}: no such file or directory")
-    compiler = find_compiler(system or System.current(), request.hipcc)
+    system = system or System.current()
+    compiler = find_compiler(system, request.hipcc, request.timeout)
     units = find_units(request.paths, request.compile_commands)
-    arch = request.offload_arch or (tree_offload_arch(request.paths) or DEFAULT_ARCH,)
+    tree_arch = None if request.offload_arch else tree_offload_arch(request.paths)
+    arch = request.offload_arch or (tree_arch or DEFAULT_ARCH,)
+    given = "--offload-arch" if request.offload_arch else \
+        "the build files' first target" if tree_arch else "the default target"
+    check_targets(system, compiler, arch, given, request.timeout)
     settings = Settings(arch, request.extra_args, request.syntax_only, request.timeout,
                         request.jobs)
     if found is not None:

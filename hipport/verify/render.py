@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Callable, TextIO
 
-from hipport import __version__
 from hipport.codes import CODES
 from hipport.verify.session import Location, UnitResult, Verification
+from hipport.version import __version__
 
 SCHEMA_ID = "hipport-verify/1"
 Shown = Callable[[Path], str]
@@ -72,12 +72,14 @@ def as_json(verification: Verification, shown: Shown, exit_code: int) -> dict[st
                 "included_from": [{"file": i.file, "line": i.line}
                                   for i in error.included_from]},
             "output": r.output,
+            "output_cut": r.output_cut,
         })
     return {
         "schema": SCHEMA_ID,
         "hipport_version": __version__,
         "compiler": {"path": compiler.path, "hip_version": compiler.hip_version,
-                     "clang_version": compiler.clang_version},
+                     "clang_version": compiler.clang_version, "chosen_by": compiler.chosen_by,
+                     "reason": compiler.reason},
         "offload_arch": list(settings.offload_arch),
         "mode": "syntax-only" if settings.syntax_only else "compile",
         "timeout": settings.timeout,

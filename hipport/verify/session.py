@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
@@ -15,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from hipport import children
+from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
 from hipport.verify.diagnostics import CompilerError, first_error
 from hipport.verify.lines import original_line
@@ -50,6 +51,8 @@ class UnitResult:
     timed_out: bool = False
     error: CompilerError | None = None
     output: str = ""  # the compiler's stderr (tail), when it failed
+    output_cut: int = 0  # characters cut from the start of ``output`` (0: it is whole)
+    why: str = ""  # the failure when it is no error of the compiler's (no object written)
     # Where the first error is, in the tree (the header it is in, or the
     # tree's line that included the system header it is in), and in the
     # CUDA original of that file when known.
@@ -66,6 +69,8 @@ class UnitResult:
     def message(self) -> str:
         if self.timed_out:
             return "hipcc did not finish within the time limit; stopped"
+        if self.why:
+            return self.why
         if self.error is not None:
             return self.error.text
         tail = self.output.strip().splitlines()[-1:] or ["no error message"]
@@ -109,6 +114,12 @@ def command(compiler: Compiler, settings: Settings, unit: Unit, output: Path) ->
     return result + ["-x", "hip", str(unit.path)]
 
 
+class CannotRun(HipportError):
+    """The compiler answered ``--version`` but cannot be started to compile
+    (removed, made not executable, or out of processes since): no unit can
+    be verified, which is an error of the run, not a finding per unit."""
+
+
 class _Processes:
     """The compilers running now, each in its own process group, so that a
     time limit or Ctrl-C stops hipcc and the Clang processes it started."""
@@ -120,24 +131,20 @@ class _Processes:
 
     def run(self, argv: list[str], env: Mapping[str, str], cwd: Path,
             timeout: float) -> tuple[int | None, str]:
-        """(exit status, stderr); status None when it timed out or was stopped."""
+        """(exit status, stderr); status None when it timed out or was stopped.
+        Raises CannotRun when the compiler cannot be started at all."""
         with self._lock:
             if self.stopping:
                 return None, ""
             try:
-                proc = subprocess.Popen(argv, env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+                proc = children.start(argv, env, cwd, merge_stderr=True)
             except OSError as exc:
-                return 127, f"error: cannot run {argv[0]}: {exc.strerror or exc}"
+                raise CannotRun(f"cannot run {argv[0]}: {exc.strerror or exc} (it answered "
+                                "--version before); verification stopped") from None
             self._running.add(proc)
         try:
-            out, _ = proc.communicate(timeout=timeout)
-            return proc.returncode, out.decode("utf-8", "replace")
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            proc.communicate()
-            return None, ""
+            status, out, _ = children.finish(proc, timeout)
+            return status, out if status is not None else ""
         finally:
             with self._lock:
                 self._running.discard(proc)
@@ -146,14 +153,7 @@ class _Processes:
         with self._lock:
             self.stopping = True
             for proc in self._running:
-                _kill(proc)
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+                children.kill_group(proc)
 
 
 def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
@@ -170,10 +170,18 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
     env = compiler.environ()
 
     def one(index: int, unit: Unit) -> UnitResult:
-        argv = command(compiler, settings, unit, scratch / f"{index}.o")
+        object_file = scratch / f"{index}.o"
+        argv = command(compiler, settings, unit, object_file)
         began = time.monotonic()
         status, output = processes.run(argv, env, unit.path.parent, settings.timeout)
         seconds = time.monotonic() - began
+        if status == 0 and not settings.syntax_only and not _written(object_file):
+            # Exit status 0 and no object: a wrapper that swallowed the failure,
+            # a compiler that did not compile.
+            kept, cut = _kept(output)
+            return UnitResult(unit, False, seconds, tuple(argv), output=kept, output_cut=cut,
+                              location=Location(unit.path, 1),
+                              why="error: hipcc exited with status 0 but wrote no object file")
         if status == 0:
             return UnitResult(unit, True, seconds, tuple(argv))
         if status is None:
@@ -182,8 +190,9 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         error = first_error(output)
         location = _location(error, unit, roots)
         original = _original(location, originals or {})
-        return UnitResult(unit, False, seconds, tuple(argv), error=error,
-                          output=output[-_OUTPUT_KEPT:], location=location, original=original)
+        kept, cut = _kept(output)
+        return UnitResult(unit, False, seconds, tuple(argv), error=error, output=kept,
+                          output_cut=cut, location=location, original=original)
 
     try:
         with ThreadPoolExecutor(workers(settings, len(units))) as pool:
@@ -205,9 +214,31 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
     return verification
 
 
+def _kept(output: str) -> tuple[str, int]:
+    """The end of a compiler's output, ``_OUTPUT_KEPT`` characters at most
+    (the first error is found in the whole of it before), and how many
+    characters were cut from its start; a cut output starts by saying so."""
+    cut = max(0, len(output) - _OUTPUT_KEPT)
+    if not cut:
+        return output, 0
+    return f"[hipport: the first {cut} characters were cut]\n{output[cut:]}", cut
+
+
+def _written(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
+
+
 def _inside(path: Path, roots: Sequence[Path]) -> bool:
     """A file of the converted tree (not ``<built-in>``, not a system header)."""
-    return any(path == r or path.is_relative_to(r) for r in roots) and path.is_file()
+    if not any(path == r or path.is_relative_to(r) for r in roots):
+        return False
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _resolve(name: str, folder: Path) -> Path:

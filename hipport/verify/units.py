@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Sequence
 
 from hipport.errors import UsageError
 from hipport.parse import compdb
-from hipport.verify.buildflags import tree_flags
+from hipport.verify.buildflags import is_file, tree_flags, unreadable
 
 HIP_SUFFIXES = frozenset({".hip", ".cu"})
 CXX_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".c++", ".C"})
@@ -53,16 +53,20 @@ def is_unit(path: Path) -> bool:
 
 
 def _walk(root: Path) -> Iterator[Path]:
-    if root.is_file():
+    if is_file(root):
         yield root.resolve()
         return
-    for folder, subfolders, files in os.walk(root):  # never follows linked folders
+    for folder, subfolders, files in os.walk(root, onerror=_refuse):  # never follows links
         subfolders[:] = sorted(d for d in subfolders
                                if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
         for name in sorted(files):
             path = Path(folder, name)
-            if path.is_file():
+            if is_file(path):
                 yield path.resolve()
+
+
+def _refuse(error: OSError) -> None:
+    raise unreadable(error.filename or "a folder", error)
 
 
 def find_database(paths: Sequence[Path], given: Path | None) -> Path | None:
@@ -71,7 +75,7 @@ def find_database(paths: Sequence[Path], given: Path | None) -> Path | None:
     for root in paths:
         if root.is_dir():
             for candidate in (root / COMPDB_NAME, root / "build" / COMPDB_NAME):
-                if candidate.is_file():
+                if is_file(candidate):
                     return candidate
     return None
 

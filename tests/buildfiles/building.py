@@ -27,8 +27,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from hipport.buildfiles import BuildOptions, detect_build_kind
-from hipport.runner import Job, Mode, Outcome, RunOptions, run_batch
+from hipport.buildfiles import detect_build_kind
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job, Outcome
+from hipport.request import Request
+from hipport.runner import run_batch
 from hipport.settings import Settings
 from tests.toolchain import HipOracle
 
@@ -58,8 +62,8 @@ def convert_project(src: Path, out: Path, oracle: HipOracle,
             jobs.append(Job(f, str(f.relative_to(src)), out / f.relative_to(src),
                             convert=kind is not None or f.suffix in (".cu", ".cuh", ".h", ".cpp"),
                             build_kind=kind))
-    options = RunOptions(Mode.MIRROR, Settings(rocm_version=rocm_version),
-                         offload_arch=BuildOptions(oracle.offload_archs).offload_arch)
+    options = RunOptions(Request((), Mode.MIRROR, Settings(rocm_version=rocm_version,
+                                                        offload_arch=oracle.offload_archs)))
     results = run_batch(jobs, options)
     assert all(r.outcome is not Outcome.FAILED for r in results), results
     build = [r for r, j in zip(results, jobs) if j.build_kind is not None]

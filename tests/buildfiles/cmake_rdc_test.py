@@ -1,4 +1,4 @@
-"""Separable compilation (hipport.buildfiles.cmake_rdc): where the device link
+"""Separable compilation (hipport.buildfiles.cmake.rdc): where the device link
 of relocatable device code happens depends on the kind of target, and
 Clang < 17 needs a static library's objects.  tests/buildfiles/rdc_build_test.py
 builds such a project with both HIP oracles."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipport.buildfiles import BuildOptions, convert_build_file
+from hipport.buildfiles import convert_build_file
 from hipport.settings import Settings
 
 COMPILE = "target_compile_options({t} PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
@@ -21,7 +21,7 @@ ON = "set_target_properties({t} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n"
 
 
 def convert(text: str, rocm: tuple[int, ...] | None = None) -> str:
-    options = BuildOptions(("gfx90a",), Settings(rocm_version=rocm))
+    options = Settings(rocm_version=rocm, offload_arch=("gfx90a",))
     out = convert_build_file(text.encode(), "cmake", options).output.decode()
     again = convert_build_file(out.encode(), "cmake", options).output.decode()
     assert again == out, "converting twice must change nothing"
@@ -114,6 +114,6 @@ def test_rdc_noop(text: str):
 
 def test_separable_from_a_variable_is_reported():
     text = "set_target_properties(t PROPERTIES CUDA_SEPARABLE_COMPILATION ${RDC})\n"
-    result = convert_build_file(text.encode(), "cmake", BuildOptions(("gfx90a",)))
+    result = convert_build_file(text.encode(), "cmake", Settings(offload_arch=("gfx90a",)))
     assert result.output.decode() == text
     assert [f.code for f in result.findings] == ["HP653"]

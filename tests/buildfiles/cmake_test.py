@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from hipport.buildfiles import BuildOptions, convert_build_file, detect_build_kind
+from hipport.buildfiles import convert_build_file, detect_build_kind
+from hipport.settings import Settings
 
-OPTS = BuildOptions(offload_arch=("gfx90a", "gfx942"))
+OPTS = Settings(offload_arch=("gfx90a", "gfx942"))
 
 
 def convert(text: str) -> tuple[str, list[str]]:
@@ -19,7 +20,13 @@ def convert(text: str) -> tuple[str, list[str]]:
     pytest.param("project(a CXX CUDA)\n", "project(a CXX HIP)\n", id="project-positional"),
     pytest.param("enable_language(CUDA)\n", "enable_language(HIP)\n", id="enable-language"),
     pytest.param("cmake_minimum_required(VERSION 3.18)\nproject(a CUDA)\n",
-                 "cmake_minimum_required(VERSION 3.21)\nproject(a HIP)\n", id="minimum-raised"),
+                 "cmake_minimum_required(VERSION 3.21)\nproject(a CXX HIP)\n",
+                 id="minimum-raised"),
+    pytest.param("project(a LANGUAGES CUDA)\n", "project(a LANGUAGES CXX HIP)\n",
+                 id="cuda-alone-gains-cxx"),
+    pytest.param("project(a VERSION 2.1 LANGUAGES CUDA DESCRIPTION d)\n",
+                 "project(a VERSION 2.1 LANGUAGES CXX HIP DESCRIPTION d)\n",
+                 id="cuda-alone-among-keywords"),
     pytest.param("cmake_minimum_required(VERSION 3.18...3.27)\nenable_language(CUDA)\n",
                  "cmake_minimum_required(VERSION 3.21...3.27)\nenable_language(HIP)\n",
                  id="minimum-range"),
@@ -49,7 +56,21 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "target_link_libraries(t hip::hipfft -lhiprand)\n", id="bare-library-names"),
     pytest.param("add_executable(app main.cu util.cpp)\n",
                  "add_executable(app main.cu util.cpp)\nset_source_files_properties(main.cu "
-                 "PROPERTIES LANGUAGE HIP)\n", id="cu-source-language"),
+                 "PROPERTIES LANGUAGE HIP)\ntarget_link_libraries(app PRIVATE hip::host)\n",
+                 id="cu-source-language"),
+    pytest.param("project(a LANGUAGES CXX CUDA)\nadd_library(k STATIC k.cu host.cc)\n"
+                 "target_link_libraries(k cublas)\n",
+                 "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 "find_package(hipblas REQUIRED)\nadd_library(k STATIC k.cu host.cc)\n"
+                 "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                 "target_link_libraries(k hip::host)\n"
+                 "target_link_libraries(k roc::hipblas)\n", id="cxx-sources-get-hip-host-plain"),
+    pytest.param("project(a LANGUAGES CXX CUDA)\nset(SRC main.cpp)\n"
+                 "add_executable(a ${SRC} k.cu)\n",
+                 "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\nset(SRC main.cpp)\n"
+                 "add_executable(a ${SRC} k.cu)\nset_source_files_properties(k.cu PROPERTIES "
+                 "LANGUAGE HIP)\ntarget_link_libraries(a PRIVATE hip::host)\n",
+                 id="cxx-sources-in-a-variable"),
     pytest.param("set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n",
                  "set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n"
                  "set_source_files_properties(a.cu b.cu PROPERTIES LANGUAGE HIP)\n",
@@ -81,7 +102,7 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "set_source_files_properties(k.cpp PROPERTIES LANGUAGE HIP)\n",
                  id="source-language-property"),
     pytest.param("# CUDA::cublas in a comment\nproject(a CUDA) # CUDA here too\n",
-                 "# CUDA::cublas in a comment\nproject(a HIP) # CUDA here too\n",
+                 "# CUDA::cublas in a comment\nproject(a CXX HIP) # CUDA here too\n",
                  id="comments-preserved"),
 ])
 def test_cmake_fixes(before: str, after: str):
@@ -105,6 +126,12 @@ def test_cmake_fixes(before: str, after: str):
     pytest.param("add_executable(cuda_tool tool.cpp)\ntarget_link_libraries(cuda_tool m)\n",
                  id="target-named-cuda"),
     pytest.param("project(a LANGUAGES CXX HIP)\n", id="already-hip"),
+    pytest.param("project(a LANGUAGES CXX HIP)\nadd_executable(a main.cpp)\n",
+                 id="hip-project-cxx-only-target"),
+    pytest.param("project(a LANGUAGES CXX CUDA)\nadd_executable(a main.cpp k.cu)\n"
+                 "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                 "target_link_libraries(a PRIVATE hip::host)\n".replace("CUDA)", "HIP)"),
+                 id="already-linked-hip-host"),
 ])
 def test_cmake_noop(text: str):
     out, codes = convert(text)
@@ -138,14 +165,14 @@ def test_cmake_reported(text: str, code: str):
 
 def test_offload_arch_option_is_used():
     result = convert_build_file(b"set(CMAKE_CUDA_ARCHITECTURES 80)\n", "cmake",
-                                BuildOptions(offload_arch=("gfx1100",)))
+                                Settings(offload_arch=("gfx1100",)))
     assert result.output == b'set(CMAKE_HIP_ARCHITECTURES "gfx1100")\n'
 
 
 def test_non_ascii_and_crlf_round_trip():
     text = "# représentation\r\nproject(a CUDA)\r\nmessage(\"é ${CMAKE_CUDA_FLAGS}\")\r\n"
     out = convert_build_file(text.encode(), "cmake", OPTS).output.decode()
-    assert out == text.replace("CUDA)", "HIP)").replace("CMAKE_CUDA", "CMAKE_HIP")
+    assert out == text.replace("CUDA)", "CXX HIP)").replace("CMAKE_CUDA", "CMAKE_HIP")
 
 
 def test_binary_input_is_skipped():

@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from hipport.buildfiles import detect_build_kind
-from hipport.buildfiles.compat import project_switch
-from hipport.pipeline import Request
+from hipport.buildfiles.cmake.single_source import project_switch
+from hipport.compat.strategy import CompatStrategy
+from hipport.delivery import Mode
+from hipport.jobs import Outcome
 from hipport.pipeline import run as run_pipeline
-from hipport.runner import Mode, Outcome
+from hipport.request import Request
 from hipport.settings import Settings
 from tests.buildfiles.building import (
     cmake_configure_args,
@@ -29,7 +31,7 @@ from tests.buildfiles.building import (
     tail,
 )
 from tests.ci import missing
-from tests.toolchain import HipOracle, require_nvcc
+from tests.toolchain import HipOracle, require_hip_oracle, require_nvcc
 
 pytestmark = pytest.mark.slow
 
@@ -39,10 +41,12 @@ ALL = sorted(p.name for p in EXAMPLES.iterdir()
              if p.is_dir() and any(detect_build_kind(f) for f in p.iterdir()))
 
 
-def compat_project(name: str, dest: Path, offload: tuple[str, ...] = ("gfx90a",)) -> Path:
+def compat_project(name: str, dest: Path, offload: tuple[str, ...] = ("gfx90a",),
+                   macro: str = "") -> Path:
     """The example as `hipport convert --strategy compat -o DEST` writes it."""
-    request = Request((EXAMPLES / name,), Mode.MIRROR, Settings(strategy="compat"),
-                      output=dest, cache=False, jobs=1, force=True, offload_arch=offload)
+    request = Request((EXAMPLES / name,), Mode.MIRROR, Settings(offload_arch=offload),
+                      output=dest, cache=False, jobs=1, force=True,
+                      strategy=CompatStrategy(macro=macro))
     results = run_pipeline(request).results
     assert not [r for r in results if r.outcome is Outcome.FAILED], results
     for r in results:
@@ -87,6 +91,61 @@ def test_make_hip_1_builds_with_hipcc(name: str, tmp_path: Path, hip_oracle: Hip
     assert proc.returncode == 0, tail(proc, 40)
     assert "hipcc" in proc.stdout and "nvcc" not in proc.stdout
     assert executables(source) == {name}
+
+
+def test_a_project_macro_builds_with_make_and_cmake(tmp_path: Path):
+    """--compat-macro USE_HIP: `make HIP=1` and the CMake option define it
+    (they defined __HIP_PLATFORM_AMD__ only: 'cuda_runtime.h' file not
+    found), with the ROCm 6.4 chroot's own make, cmake and hipcc."""
+    oracle = require_hip_oracle("rocm-6.4")
+    required(oracle, "cmake", "make")
+    source = compat_project("vector_add", tmp_path / "src", oracle.offload_archs, "USE_HIP")
+    assert "#if defined(USE_HIP)" in (source / "hip_compat.h").read_text()
+    proc = run(oracle.command("make", "HIP=1"), source, oracle.environ())
+    assert proc.returncode == 0, tail(proc, 40)
+    assert executables(source) == {"vector_add"}
+    args, env = cmake_configure_args(oracle, tmp_path, [], False)
+    build = tmp_path / "build"
+    switch = project_switch("vector_add")
+    configure = run(oracle.command("cmake", "-S", str(source), "-B", str(build),
+                                   f"-D{switch}=ON", *args), tmp_path, env)
+    assert configure.returncode == 0, tail(configure, 60)
+    proc = run(oracle.command("cmake", "--build", str(build), "--verbose"), tmp_path, env)
+    assert proc.returncode == 0, tail(proc, 60)
+    assert "-DUSE_HIP=1" in proc.stdout
+    assert executables(build) == {"vector_add"}
+
+
+def test_rewriting_a_compat_tree_is_refused_and_it_still_builds(tmp_path: Path):
+    """`hipport convert` (rewrite) over a compat tree: refused, so its
+    CMake project still configures and builds with CMake 4 (the rewrite made
+    the else() branch `project(... HIP)` without LANGUAGE HIP on the
+    sources: 'Cannot determine link language for target')."""
+    from click.testing import CliRunner
+
+    from hipport.cli import cli
+
+    oracle = require_hip_oracle("rocm-6.4")
+    required(oracle, "cmake", "make")
+    source = compat_project("vector_add", tmp_path / "src", oracle.offload_archs)
+    result = CliRunner().invoke(cli, ["convert", str(source), "--in-place"])
+    assert result.exit_code == 2, result.output
+    assert "--strategy compat" in result.stderr
+    args, env = cmake_configure_args(oracle, tmp_path, [], False)
+    for switch in ("ON", "OFF"):
+        build = tmp_path / f"build-{switch}"
+        configure = run(oracle.command("cmake", "-S", str(source), "-B", str(build),
+                                       f"-D{project_switch('vector_add')}={switch}", *args),
+                        tmp_path, env)
+        if switch == "OFF":  # the chroot has no nvcc: CMake stops at the CUDA compiler
+            said = configure.stdout + configure.stderr
+            assert "CMakeDetermineCUDACompiler" in said, tail(configure, 60)
+            assert "Cannot determine link language" not in said
+            continue
+        assert configure.returncode == 0, tail(configure, 60)
+        proc = run(oracle.command("cmake", "--build", str(build)), tmp_path, env)
+        assert proc.returncode == 0, tail(proc, 60)
+        assert executables(build) == {"vector_add"}
 
 
 # --------------------------------------------------------------- CUDA side --

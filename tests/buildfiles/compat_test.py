@@ -7,23 +7,26 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hipport.buildfiles import BuildOptions, convert_build_file
-from hipport.buildfiles.compat import MAKE_HEADER, project_switch
+from hipport.buildfiles import BuildStep, convert_build_file
+from hipport.buildfiles.cmake.single_source import project_switch
+from hipport.buildfiles.make.single_source import MAKE_HEADER
 from hipport.cli import cli
+from hipport.compat.strategy import CompatStrategy
 from hipport.settings import Settings
 
-COMPAT = BuildOptions(("gfx90a",), Settings(strategy="compat"))
+OPTIONS = Settings(offload_arch=("gfx90a",))
+COMPAT = CompatStrategy(macro="").build_findings
 MARK = "# hipport: single-source build"
 ROOT = "$(or $(ROCM_PATH),$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm))"
 
 
 def convert(text: str, kind: str):
-    return convert_build_file(text.encode(), kind, COMPAT)
+    return convert_build_file(text.encode(), kind, OPTIONS, COMPAT)
 
 
 def output(text: str, kind: str) -> str:
     result = convert(text, kind)
-    again = convert_build_file(result.output, kind, COMPAT)
+    again = convert_build_file(result.output, kind, OPTIONS, COMPAT)
     assert again.output == result.output, "a second run changed the file"
     assert not [f for f in again.findings if f.finding.fix is not None]
     return result.output.decode()
@@ -126,7 +129,7 @@ def test_cmake_computed_project_name_is_spelled_by_cmake():
              'option(${HIPPORT_USE_HIP} "Build for AMD GPUs with HIP" OFF)\n'
              "if(${HIPPORT_USE_HIP})\n  add_compile_definitions(__HIP_PLATFORM_AMD__=1)\n"
              f"endif()\nif(${{HIPPORT_USE_HIP}})  {MARK}\n"
-             '  project("${NAME}_example" HIP)\n'
+             '  project("${NAME}_example" CXX HIP)\n'
              'else()\n  project("${NAME}_example" CUDA)\nendif()\n')
     assert output(before, "cmake") == after
 
@@ -222,3 +225,28 @@ def test_cli_strategy_compat(tmp_path: Path):
         f"{MAKE_HEADER}ifeq ($(HIP),1)  {MARK}\nF := --offload-arch=gfx90a\nelse\n"
         "F := -arch=sm_80\nendif\n")
     assert "option(P_USE_HIP" in (tmp_path / "out" / "CMakeLists.txt").read_text()
+
+
+# -------------------------------------------------------------- --compat-macro --
+def _with_macro(macro: str) -> BuildStep:
+    return CompatStrategy(macro=macro).build_findings
+
+
+@pytest.mark.parametrize("kind, text, defined", [
+    pytest.param("cmake", "project(p CUDA)\n", "add_compile_definitions(USE_HIP=1)", id="cmake"),
+    pytest.param("make", "F := -arch=sm_80\n",
+                 "export HIPCC_COMPILE_FLAGS_APPEND += -DUSE_HIP=1", id="make"),
+])
+def test_the_hip_side_defines_the_project_macro(kind: str, text: str, defined: str):
+    """The compat header and the sources test --compat-macro: the HIP side
+    defines it (it defined __HIP_PLATFORM_AMD__, so `make HIP=1` saw the
+    CUDA includes)."""
+    out = convert_build_file(text.encode(), kind, OPTIONS, _with_macro("USE_HIP")).output.decode()
+    assert defined in out and "__HIP_PLATFORM_AMD__" not in out
+    again = convert_build_file(out.encode(), kind, OPTIONS, _with_macro("USE_HIP"))
+    assert again.output.decode() == out
+    # Another macro on a later run: the one definition is re-spelled.
+    other = convert_build_file(out.encode(), kind, OPTIONS, _with_macro("WITH_ROCM"))
+    assert other.output.decode() == out.replace("USE_HIP=1", "WITH_ROCM=1")
+    back = convert_build_file(other.output, kind, OPTIONS, COMPAT)
+    assert back.output.decode() == out.replace("USE_HIP=1", "__HIP_PLATFORM_AMD__=1")

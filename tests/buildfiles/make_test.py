@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from hipport.buildfiles import BuildOptions, convert_build_file
+from hipport.buildfiles import convert_build_file
+from hipport.settings import Settings
 
-OPTS = BuildOptions(offload_arch=("gfx90a", "gfx942"))
+OPTS = Settings(offload_arch=("gfx90a", "gfx942"))
 ROCM_ROOT = "$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm)"
 ARCHS = "--offload-arch=gfx90a --offload-arch=gfx942"
 

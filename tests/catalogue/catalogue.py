@@ -7,16 +7,13 @@ from typing import Any
 
 import yaml
 
+from hipport.libraries import library_table
+from hipport.table import NOT_CATALOGUE
+
 REPO = Path(__file__).resolve().parents[2]
 MAPPINGS = REPO / "mappings"
 
-LIBRARY_TO_HIP = {
-    "runtime": "hip", "driver": "hip", "device": "hip", "cooperative_groups": "hip",
-    "cucomplex": "hip", "headers": "hip", "cublas": "hipblas", "cublaslt": "hipblaslt",
-    "curand": "hiprand", "cufft": "hipfft", "cusparse": "hipsparse", "cusolver": "hipsolver",
-    "cub": "hipcub", "thrust": "rocthrust", "nccl": "rccl", "nvrtc": "hiprtc", "nvtx": "roctx",
-    "cudnn": "miopen",
-}
+LIBRARY_TO_HIP = {lib.key: lib.rocm.key for lib in library_table().cuda}
 
 
 @dataclass(frozen=True)
@@ -36,7 +33,8 @@ class Located:
 
 
 def yaml_files() -> list[Path]:
-    return sorted(p for p in MAPPINGS.rglob("*.yaml"))
+    return sorted(p for p in MAPPINGS.rglob("*.yaml")
+                  if str(p.relative_to(MAPPINGS)) not in NOT_CATALOGUE)
 
 
 def load_documents() -> dict[str, dict[str, Any]]:
@@ -49,8 +47,7 @@ def all_entries(docs: dict[str, dict[str, Any]]) -> list[Located]:
     for rel, doc in docs.items():
         for e in doc.get("entries", []) or []:
             lib = e.get("library", doc.get("library"))
-            hip_lib = LIBRARY_TO_HIP.get(lib, doc.get("hip_library")) if "library" in e \
-                else doc.get("hip_library")
+            hip_lib = doc.get("hip_library") or LIBRARY_TO_HIP[lib]
             out.append(Located(rel, lib, hip_lib, e))
     return out
 

@@ -18,8 +18,12 @@ from hipport.check.baseline import (
 )
 from hipport.check.engine import CheckedFile, evaluate
 from hipport.check.policy import FailurePolicy
-from hipport.options import build_settings
-from hipport.runner import Job, Mode, RunOptions, run_batch
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job
+from hipport.request import Request
+from hipport.runner import run_batch
+from hipport.values import build_settings
 
 ORIGINAL = b"""#include <cuda_runtime.h>
 __global__ void kernel(float* out) { out[threadIdx.x] = 1.0f; }
@@ -37,7 +41,7 @@ def violations_of(tmp_path: Path, data: bytes, baseline: Baseline | None):
     source.parent.mkdir(parents=True, exist_ok=True)
     source.write_bytes(data)
     results = run_batch([Job(source, "src/k.cu")],
-                        RunOptions(Mode.DRY_RUN, build_settings(fast=True)))
+                        RunOptions(Request((), Mode.DRY_RUN, build_settings(fast=True))))
     files = {"src/k.cu": CheckedFile("src/k.cu", source, source)}
     verdict = evaluate(results, files, FailurePolicy(), baseline, tmp_path, None)
     return verdict
@@ -106,7 +110,7 @@ def test_renamed_file_is_not_matched(tmp_path: Path):
     source = tmp_path / "src" / "moved.cu"
     source.write_bytes(ORIGINAL)
     results = run_batch([Job(source, "src/moved.cu")],
-                        RunOptions(Mode.DRY_RUN, build_settings(fast=True)))
+                        RunOptions(Request((), Mode.DRY_RUN, build_settings(fast=True))))
     verdict = evaluate(results, {"src/moved.cu": CheckedFile("src/moved.cu", source, source)},
                        FailurePolicy(), other, tmp_path, None)
     assert len(verdict.new) == 2

@@ -9,8 +9,9 @@ import pytest
 from hipport.api import convert_source
 from hipport.compat import MARKER
 from hipport.compat.header import Uses, covered_names, definition, hip_version, render
-from hipport.runner import Mode, Outcome
-from hipport.settings import Settings
+from hipport.delivery import Mode
+from hipport.jobs import Outcome
+from hipport.request import Request
 from hipport.table import load_table
 from tests.compat.helpers import compat_tree
 
@@ -43,7 +44,7 @@ def test_names_the_project_declares_are_not_mapped(tmp_path: Path):
 
 
 def test_nothing_is_seen_without_the_amd_macro(tmp_path: Path):
-    text = header_for(tmp_path, "void f(void *p) { cudaFree(p); }\n", compat_macro="USE_HIP")
+    text = header_for(tmp_path, "void f(void *p) { cudaFree(p); }\n", macro="USE_HIP")
     lines = text.splitlines()
     guard = lines.index("#if defined(USE_HIP)")
     first_define = next(i for i, line in enumerate(lines) if line.startswith("#define cuda"))
@@ -129,7 +130,7 @@ def test_a_header_not_generated_by_hipport_is_never_overwritten(tmp_path: Path):
 
 
 def test_rewrite_is_still_the_default():
-    assert Settings().strategy == "rewrite"
+    assert Request(()).strategy.name == "rewrite"
     assert convert_source("cudaFree(p);").output == b"hipFree(p);"
 
 
@@ -144,7 +145,7 @@ def test_tests_of_cuda_header_guards_keep_their_answer(tmp_path: Path):
 
 @pytest.mark.parametrize(("assumed", "value"), [(None, "12000"), ("11.2", "11020")])
 def test_cuda_version_tests_answered_for_the_assumed_release(tmp_path: Path, assumed, value):
-    from hipport.options import assumed_cuda
+    from hipport.values import assumed_cuda
 
     text = header_for(tmp_path, "#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11020\n"
                       "int f();\n#endif\n", assume_cuda_version=assumed_cuda(assumed))

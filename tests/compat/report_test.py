@@ -29,3 +29,23 @@ def test_both_strategies_are_measured(tmp_path: Path):
     out = io.StringIO()
     render("md", report, out)
     assert "## Strategies side by side" in out.getvalue()
+
+
+def test_a_second_compat_run_says_nothing_was_left_to_convert(tmp_path: Path):
+    """It said `0 files converted, 4 unchanged ... 2 refs converted`: the
+    names the header maps count as converted, but this run converted none."""
+    from click.testing import CliRunner
+
+    from hipport.cli import cli
+
+    (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\n"
+                                   "void f(void *p) { cudaFree(p); cudaSomethingNew(p); }\n")
+    first = CliRunner().invoke(cli, ["convert", str(tmp_path), "--strategy", "compat",
+                                     "--in-place", "-q"])
+    assert "2 files converted" in first.stderr and "2 refs converted" in first.stderr
+    again = CliRunner().invoke(cli, ["convert", str(tmp_path), "--strategy", "compat",
+                                     "--in-place", "-q"])
+    summary = again.stderr.strip().splitlines()[-1]
+    assert "files converted" not in summary and "refs converted" not in summary
+    assert summary == ("nothing left to convert in 2 files · 2 CUDA references mapped by "
+                       "the compat header · 1 CUDA reference remains for a person")

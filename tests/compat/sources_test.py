@@ -3,13 +3,14 @@ toolkit includes hidden from the AMD build, nothing else."""
 from __future__ import annotations
 
 from hipport.api import convert_source
+from hipport.compat.strategy import CompatStrategy
 from hipport.settings import Settings
 
-COMPAT = Settings(strategy="compat")
+COMPAT = CompatStrategy()
 
 
-def compat(text: str, settings: Settings = COMPAT) -> str:
-    return convert_source(text, settings).output.decode()
+def compat(text: str, strategy: CompatStrategy = COMPAT) -> str:
+    return convert_source(text, strategy=strategy).output.decode()
 
 
 def test_include_goes_before_the_first_cuda_include_and_they_are_wrapped():
@@ -23,7 +24,7 @@ def test_include_goes_before_the_first_cuda_include_and_they_are_wrapped():
 
 def test_changed_lines_are_the_lines_added():
     source = "#include <cuda_runtime.h>\nvoid f(void *p) { cudaFree(p); }\n"
-    assert convert_source(source, COMPAT).stats.changed_lines == 3
+    assert convert_source(source, strategy=COMPAT).stats.changed_lines == 3
 
 
 def test_second_run_changes_nothing():
@@ -34,8 +35,7 @@ def test_second_run_changes_nothing():
 
 
 def test_the_project_macro_is_used():
-    out = compat("#include <cuda.h>\nCUresult r;\n", Settings(strategy="compat",
-                                                             compat_macro="USE_HIP"))
+    out = compat("#include <cuda.h>\nCUresult r;\n", CompatStrategy(macro="USE_HIP"))
     assert "#if !defined(USE_HIP)\n#include <cuda.h>\n#endif\n" in out
 
 
@@ -45,7 +45,7 @@ def test_code_without_cuda_is_left_alone():
 
 
 def test_names_are_not_rewritten_but_count_as_converted():
-    result = convert_source("void f(void *p) { cudaFree(p); }\n", COMPAT)
+    result = convert_source("void f(void *p) { cudaFree(p); }\n", strategy=COMPAT)
     assert b"cudaFree(p)" in result.output and b"hipFree" not in result.output
     assert result.stats.refs_converted == 1 and result.stats.refs_unconverted == 0
     assert result.stats.changed_lines == 1  # the include line, added
@@ -57,7 +57,8 @@ def test_kernel_file_without_includes_gets_the_header_at_the_top():
 
 
 def test_hazards_are_reported_as_usual():
-    result = convert_source("__global__ void k(int *o) { o[0] = threadIdx.x % 32; }\n", COMPAT)
+    result = convert_source("__global__ void k(int *o) { o[0] = threadIdx.x % 32; }\n",
+                            strategy=COMPAT)
     assert any(f.code == "HP401" for f in result.findings)
     assert b"% 32" in result.output
 
@@ -70,10 +71,10 @@ def test_an_existing_wrap_is_recognised():
 
 def test_a_rename_that_needs_review_stays_unconverted():
     source = "#if defined(__NVCC__)\nint x;\n#endif\n__global__ void k() {}\n"
-    result = convert_source(source, COMPAT)
+    result = convert_source(source, strategy=COMPAT)
     assert result.stats.refs_unconverted == 1
     assert b"__NVCC__" in result.output
-    unsafe = convert_source(source, Settings(strategy="compat", unsafe_fixes=True))
+    unsafe = convert_source(source, Settings(unsafe_fixes=True), strategy=COMPAT)
     assert unsafe.stats.refs_unconverted == 0 and b"__NVCC__" in unsafe.output
 
 
@@ -122,3 +123,19 @@ def test_an_else_branch_is_a_condition_inside_a_guard_too():
               "inline void f(void *p) { cudaFree(p); }\n#endif\n")
     out = compat(source)
     assert out.startswith('#ifndef UTIL_H\n#define UTIL_H\n#include "hip_compat.h"\n#if defined')
+
+
+def test_a_byte_order_mark_stays_first():
+    """A UTF-8 file whose first line is code: the include and the #if go
+    after the mark (before it, the mark sat mid-file: HP003, left as it was)."""
+    source = b"\xef\xbb\xbf#include <cuda_runtime.h>\nvoid f(void *p) { cudaFree(p); }\n"
+    result = convert_source(source, strategy=COMPAT)
+    assert result.output == (b'\xef\xbb\xbf#include "hip_compat.h"\n'
+                             b"#if !defined(__HIP_PLATFORM_AMD__)\n#include <cuda_runtime.h>\n"
+                             b"#endif\nvoid f(void *p) { cudaFree(p); }\n")
+    assert {f.code for f in result.findings} == {"HP310", "HP302", "HP101"}
+    assert result.stats.refs_converted == 2
+    assert convert_source(result.output, strategy=COMPAT).output == result.output
+    kernel = b"\xef\xbb\xbf__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+    assert convert_source(kernel, strategy=COMPAT).output == (
+        b'\xef\xbb\xbf#include "hip_compat.h"\n' + kernel[3:])

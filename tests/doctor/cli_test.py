@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from hipport.cli import cli
 from hipport.doctor import System, diagnose
 from hipport.doctor.system import Output
-from tests.doctor.roots import suite_root
+from tests.doctor.roots import WITHOUT_TOOLCHAIN, suite_root
 from tests.doctor.trees import BLAS_FFT_HIP, COMPUTE_32F, CUBLASLT, HIPBLASLT, tree
-from tests.toolchain import REPO_ROOT, require_hipcc
+from tests.toolchain import REPO_ROOT, require_hip_oracle, require_hipcc
 
 SCHEMA = json.loads((REPO_ROOT / "docs" / "doctor.schema.json").read_text())
 
@@ -81,24 +81,41 @@ def test_too_old(tmp_path, doctor):
 
 
 def test_this_machine(doctor):
-    """Debian 12: ROCm 5.2 from Debian in /usr, no GPU, nvcc installed."""
+    """Debian 12: ROCm 5.2 from Debian in /usr, no GPU, nvcc installed (the
+    ROCm 6.4 toolchain, looked at first, out of sight)."""
     require_hipcc()
-    result = doctor()
+    result = doctor(**WITHOUT_TOOLCHAIN)
     assert result.exit_code == 0, result.output
     assert "ROCm 5.2 at /usr" in result.output.splitlines()[0]
     assert "! HIP platform" in result.output and "nvidia, chosen by hipcc" in result.output
     assert "→ export HIP_PLATFORM=amd" in result.output
-    data = _json(doctor("--format", "json"))
+    data = _json(doctor("--format", "json", **WITHOUT_TOOLCHAIN))
     assert data["rocm"] == {"root": "/usr", "version": "5.2"}
     assert {c["id"] for c in data["checks"]} >= {"rocm-root", "hipcc", "hip-platform",
                                                "hip-clang", "library-hipblas", "kfd", "torch"}
+
+
+def test_this_machine_with_the_toolchain(doctor):
+    """Issue 26: with hipport's ROCm 6.4 toolchain set up, doctor (as verify)
+    looks at it first and finds the libraries it installed."""
+    oracle = require_hip_oracle("rocm-6.4")
+    result = doctor(REPO_ROOT / "examples", ROCM_PATH="")
+    assert result.exit_code == 0, result.output
+    root = Path(oracle.hipcc).parent.parent / "rocm-sid" / "usr"
+    assert result.output.splitlines()[0].endswith(f"ROCm 6.4 at {root}")
+    hipcc = next(line for line in result.output.splitlines() if "hipcc  " in line)
+    assert hipcc.startswith("  ✓ hipcc") and f"{oracle.hipcc} (HIP 6.4." in hipcc
+    assert hipcc.endswith("chosen: hipport's ROCm toolchain (scripts/bootstrap.sh --toolchain), "
+                          "looked at first")
+    assert "✓ Clang behind hipcc" in result.output and "✓ hipBLAS" in result.output
+    assert "✓ hipFFT" in result.output and "Everything the tree needs is there." in result.output
 
 
 def test_this_machine_against_the_examples(doctor):
     require_hipcc()
     if Path("/usr/include/hipblas/hipblas.h").exists():
         pytest.skip("hipBLAS is installed here")
-    result = doctor(REPO_ROOT / "examples")
+    result = doctor(REPO_ROOT / "examples", **WITHOUT_TOOLCHAIN)  # Debian 12's HIP 5.2
     assert result.exit_code == 1
     assert "libhipblas-dev" in result.output and "libhipfft-dev" in result.output
 

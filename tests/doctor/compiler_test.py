@@ -1,15 +1,26 @@
+import json
 import os
 import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from hipport.cli import cli
 from hipport.doctor.compiler import probe_compilers
 from hipport.doctor.model import Status
 from hipport.doctor.rocm import find_rocm
 from hipport.doctor.system import System
+from hipport.verify import find_compiler
 from tests.ci import missing
-from tests.doctor.roots import suite_root, this_machine
+from tests.doctor.roots import (
+    WITHOUT_TOOLCHAIN,
+    debian_hip_5_2,
+    fake_hipcc,
+    isolated,
+    suite_root,
+    this_machine,
+)
 from tests.toolchain import require_hipcc, require_nvcc
 
 
@@ -31,7 +42,7 @@ def test_this_machine_picks_nvidia_because_of_nvcc():
     nvcc in /usr/local/cuda makes it choose NVIDIA when HIP_PLATFORM is unset."""
     require_hipcc()
     nvcc = require_nvcc()
-    compilers, checks = _checks(this_machine())
+    compilers, checks = _checks(debian_hip_5_2())
     platform = checks["hip-platform"]
     assert compilers.platform == "nvidia" and platform.status is Status.WARN
     assert "nvcc" in platform.detail and "no clang++" in platform.detail
@@ -46,7 +57,7 @@ def test_this_machine_picks_nvidia_because_of_nvcc():
 
 def test_hip_platform_amd_is_respected():
     require_hipcc()
-    compilers, checks = _checks(this_machine(HIP_PLATFORM="amd"))
+    compilers, checks = _checks(debian_hip_5_2(HIP_PLATFORM="amd"))
     assert compilers.platform == "amd"
     assert checks["hip-platform"].status is Status.OK
     assert "HIP_PLATFORM=amd" in checks["hip-platform"].detail
@@ -54,7 +65,7 @@ def test_hip_platform_amd_is_respected():
 
 def test_without_nvcc_hipcc_defaults_to_amd():
     require_hipcc()
-    env = {"PATH": "/usr/bin:/bin", "CUDA_PATH": "/nonexistent"}
+    env = {"PATH": "/usr/bin:/bin", "CUDA_PATH": "/nonexistent", **WITHOUT_TOOLCHAIN}
     compilers, checks = _checks(System(env=env))
     assert compilers.platform == "amd"
     assert "neither clang++ nor nvcc" in checks["hip-platform"].detail
@@ -80,17 +91,20 @@ def test_debian_13_hipcc_wants_clang_17():
 
 
 def test_a_hipcc_that_cannot_run_is_reported():
-    # sid's hipconfig is a C++ program built for a newer libstdc++ than
-    # Debian 12's: it fails to start here, and doctor must say so.
+    # sid's hipcc is a C++ program built for a newer libstdc++ than Debian
+    # 12's: it fails to start here, and doctor must say so (the root was
+    # named: no other hipcc stands in for its own).
     compilers, checks = _checks(this_machine(), suite_root("sid"))
+    assert compilers.hipcc == str(suite_root("sid") / "bin" / "hipcc")
     assert checks["hipcc"].status in (Status.OK, Status.WARN)
     if checks["hipcc"].status is Status.WARN:
-        assert "hipconfig --version failed" in checks["hipcc"].detail
+        assert "but it does not run: exit status 1" in checks["hipcc"].detail
+        assert "chosen: the hipcc of the ROCm root named with --root" in checks["hipcc"].detail
 
 
 def test_slow_tools_time_out(tmp_path):
     bin_dir = tmp_path / "bin"
-    _tool(bin_dir, "hipcc", "exit 0")
+    _tool(bin_dir, "hipcc", 'echo "HIP version: 6.4.43484-9999"')
     _tool(bin_dir, "hipconfig", "sleep 30")
     system = System(env={"PATH": f"{bin_dir}:/usr/bin:/bin"}, fs_root=tmp_path, timeout=0.5)
     start = time.monotonic()
@@ -141,8 +155,74 @@ def test_cmake_without_a_plain_clang_on_debian(tmp_path):
     if this_machine().find("clang++"):
         pytest.skip("a clang++ is installed")
     _tool(tmp_path, "cmake", 'echo "cmake version 3.28.3"')
-    _, checks = _checks(this_machine(PATH=f"{tmp_path}:{os.environ['PATH']}",
-                                     HIP_PLATFORM="amd"))
+    _, checks = _checks(debian_hip_5_2(PATH=f"{tmp_path}:{os.environ['PATH']}",
+                                       HIP_PLATFORM="amd"))
     check = checks["cmake-hip-lang"]
     assert check.status is Status.WARN
     assert check.advice == "cmake -DCMAKE_HIP_COMPILER=/usr/lib/llvm-15/bin/clang++"
+
+
+@pytest.fixture
+def machine(tmp_path) -> Path:
+    """A file system with a hipcc in each of the usual places."""
+    fake_hipcc(tmp_path / "var" / "cache" / "hipport" / "bin", "6.4.43484-9999")
+    fake_hipcc(tmp_path / "opt" / "rocm" / "bin", "6.2.41133-dd7f95766")
+    fake_hipcc(tmp_path / "opt" / "rocm-6.3.1" / "bin", "6.3.42131-fa1d09cbd")
+    fake_hipcc(tmp_path / "bin", "5.2.21153-0")
+    return tmp_path
+
+
+def test_doctor_and_verify_choose_the_same(machine):
+    """Issue 24: doctor reported /usr/bin/hipcc (its ROCm root's), verify
+    used the first hipcc on PATH."""
+    (machine / "usr" / "include" / "hip").mkdir(parents=True)
+    (machine / "usr" / "include" / "hip" / "hip_version.h").write_text(
+        "#define HIP_VERSION_MAJOR 5\n#define HIP_VERSION_MINOR 2\n")
+    fake_hipcc(machine / "usr" / "bin", "5.2.21153-0")
+    fake_hipcc(machine / "first" / "bin", "6.0.32830-d62f6a171")
+    for remove in ("var/cache/hipport/bin/hipcc", "opt/rocm/bin/hipcc",
+                   "opt/rocm-6.3.1/bin/hipcc", None):
+        system = isolated(machine, {"PATH": f"{machine / 'first' / 'bin'}:{machine / 'bin'}"})
+        compilers, _ = probe_compilers(system, find_rocm(system)[0])
+        assert compilers.hipcc == find_compiler(system).path, remove
+        if remove:
+            (machine / remove).unlink()
+    assert compilers.hipcc == str(machine / "first" / "bin" / "hipcc")
+
+
+def test_both_commands_say_which_and_why(tmp_path, monkeypatch):
+    """On the real file system: a stand-in toolchain (hipcc, hipconfig, its
+    chroot's clang and ROCm headers) is chosen by both commands, and both
+    print it with the reason."""
+    cache = tmp_path / "cache"
+    hipcc = fake_hipcc(cache / "bin", "6.4.43484-9999")
+    hipconfig = cache / "bin" / "hipconfig"
+    hipconfig.write_text('#!/bin/sh\ncase "$1" in --platform) echo amd ;; --version) '
+                         'echo 6.4.43484-9999 ;; *) echo /usr/lib/llvm-21/bin ;; esac\n')
+    hipconfig.chmod(0o755)
+    clang = fake_hipcc(cache / "rocm-sid" / "usr" / "lib" / "llvm-21" / "bin",
+                       body='echo "Debian clang version 21.1.8"').rename(
+        cache / "rocm-sid" / "usr" / "lib" / "llvm-21" / "bin" / "clang++")
+    (cache / "rocm-sid" / "usr" / "include" / "hip").mkdir(parents=True)
+    (cache / "rocm-sid" / "usr" / "include" / "hip" / "hip_version.h").write_text(
+        "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 4\n")
+    other = fake_hipcc(tmp_path / "bin", "5.2.21153-0")
+    monkeypatch.setenv("HIPPORT_TOOLCHAIN_CACHE", str(cache))
+    monkeypatch.setenv("PATH", f"{other.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("ROCM_PATH", raising=False)
+    monkeypatch.delenv("HIPCC", raising=False)
+    doctor = CliRunner().invoke(cli, ["doctor", "-f", "json"], catch_exceptions=False)
+    checks = {c["id"]: c for c in json.loads(doctor.stdout)["checks"]}
+    reason = "hipport's ROCm toolchain (scripts/bootstrap.sh --toolchain), looked at first"
+    assert checks["hipcc"]["data"]["path"] == str(hipcc)
+    assert checks["hipcc"]["data"]["reason"] == reason
+    assert checks["hip-clang"]["data"]["path"] == str(clang)
+    assert checks["rocm-root"]["data"]["path"] == str(cache / "rocm-sid" / "usr")
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "a.hip").write_text("ok\n")
+    verify = CliRunner().invoke(cli, ["verify", str(tmp_path / "t")], catch_exceptions=False)
+    assert f"hipcc: {hipcc}; chosen: {reason}\n" in verify.stderr
+    data = json.loads(CliRunner().invoke(cli, ["verify", str(tmp_path / "t"), "-f", "json"],
+                                         catch_exceptions=False).stdout)
+    assert data["compiler"]["path"] == str(hipcc)
+    assert (data["compiler"]["chosen_by"], data["compiler"]["reason"]) == ("toolchain", reason)

@@ -14,6 +14,7 @@ from hipport.doctor.frameworks import probe_torch
 from hipport.doctor.model import Status
 from hipport.doctor.system import System
 from tests.ci import missing
+from tests.leftovers import survivors
 from tests.toolchain import TOOLCHAIN_DIR
 
 TORCH_VENV_PYTHON = TOOLCHAIN_DIR / "torch-venv" / "bin" / "python"
@@ -106,3 +107,23 @@ def test_real_cpu_torch():
     assert torch is not None and torch.present
     assert torch.hip is None and torch.cuda is None and torch.devices == 0
     assert check.status is Status.INFO and "CPU-only build" in check.detail
+
+
+def test_a_hanging_torch_leaves_no_process_behind(tmp_path, monkeypatch):
+    """The torch import starts a child of its own (a compiler, a server) and
+    hangs: the time limit stops both."""
+    monkeypatch.setattr("hipport.doctor.frameworks.IMPORT_TIMEOUT", 1.0)
+    pids = tmp_path / "pids"
+    body = ("import subprocess, time\n"
+            f"p = subprocess.Popen(['sleep', '1000'])\nopen({str(pids)!r}, 'w').write(str(p.pid))\n"
+            "time.sleep(60)")
+    _, [check] = _probe(fake_torch(tmp_path, body=body), timeout=1.0)
+    assert "did not answer within 1 s" in check.detail
+    assert pids.exists() and survivors(pids) == []
+
+
+def test_torch_strings_are_shown_without_terminal_control(tmp_path):
+    site = fake_torch(tmp_path, version="2.5.1\x1b]0;pwned\x07", devices=1,
+                      name="MI210\x1b[2J\x1b[31m")
+    _, [check] = _probe(site, amd=True)
+    assert "2.5.1, ROCm build" in check.detail and check.detail.endswith("sees 1 GPU(s): MI210")

@@ -52,7 +52,8 @@ def test_opt_rocm_then_newest_versioned_then_usr(tmp_path):
     (tmp_path / "usr").symlink_to(suite_root("bookworm"))
     system = isolated(tmp_path)
     hows = [how for _, how in candidates(system, None)]
-    assert hows == ["/opt/rocm", "/opt/rocm-6.4.3", "/opt/rocm-5.7.1", "distribution (/usr)"]
+    assert hows == ["hipport's toolchain", "/opt/rocm", "/opt/rocm-6.4.3", "/opt/rocm-5.7.1",
+                    "distribution (/usr)"]
     root, checks = find_rocm(system)
     assert root is not None and root.how == "/opt/rocm-6.4.3" and root.version == (6, 4)
     others = next(c for c in checks if c.id == "rocm-others")
@@ -99,11 +100,37 @@ def test_a_root_that_is_not_rocm_has_no_stand_in(tmp_path):
 
 
 def test_this_machine_debian_12():
-    from tests.doctor.roots import this_machine
+    from tests.doctor.roots import debian_hip_5_2
 
     if not Path("/usr/include/hip/hip_version.h").is_file():
         missing("no ROCm from Debian on this machine")
-    root, _ = find_rocm(this_machine(ROCM_PATH="", HIP_PATH=""))
+    root, _ = find_rocm(debian_hip_5_2(ROCM_PATH="", HIP_PATH=""))
     assert root is not None and root.path == Path("/usr")
     assert root.how in ("distribution (/usr)", "/opt/rocm")
     assert "libamdhip64-dev" in root.packages
+
+
+def test_folders_of_a_root_that_cannot_be_read_are_lines(tmp_path, monkeypatch):
+    """Issue 24: a probe that met a folder this user may not look into ended
+    doctor with ``internal error: PermissionError``.  (As root nothing is
+    unreadable: the folder's probes are made to fail as they would.)"""
+    from hipport.doctor import diagnose
+    from tests.doctor.trees import BLAS_FFT_HIP, tree
+
+    root = suite_root("sid")
+    locked = root / "include" / "hipblas"
+    real = Path.is_file
+
+    def is_file(path: Path) -> bool:
+        if path.is_relative_to(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    src = tree(tmp_path, **{"run.cpp": BLAS_FFT_HIP})
+    checks = {c.id: c for c in diagnose(isolated(tmp_path), root, [src], frameworks=False).checks}
+    reason = f"cannot be read (Permission denied: {locked / 'hipblas.h'})"
+    assert (checks["library-hipblas"].status, checks["library-hipblas"].detail) == (
+        Status.WARN, reason)
+    assert checks["needs-hipblas"].detail == reason and checks["needs-hipblas"].fails
+    assert checks["library-hipfft"].status is Status.OK

@@ -44,3 +44,23 @@ def this_machine(**overrides: str) -> System:
     env.pop("HIP_PLATFORM", None)  # .toolchain/env sets it; doctor must see the default
     env.update(overrides)
     return System(env=env)
+
+
+# Tests of Debian 12's own HIP 5.2 (in /usr) say so: doctor and verify look
+# at hipport's ROCm 6.4 toolchain first, this keeps it out of their sight.
+WITHOUT_TOOLCHAIN = {"HIPPORT_TOOLCHAIN_CACHE": "/nonexistent/hipport-toolchain"}
+
+
+def debian_hip_5_2(**overrides: str) -> System:
+    """This machine as Debian 12 alone has it: HIP 5.2, the toolchain hidden."""
+    return this_machine(**{**WITHOUT_TOOLCHAIN, **overrides})
+
+
+def fake_hipcc(folder: Path, version: str = "6.4.43484-9999", body: str = "") -> Path:
+    """``folder/hipcc`` answering --version as hipcc of HIP ``version`` does."""
+    folder.mkdir(parents=True, exist_ok=True)
+    hipcc = folder / "hipcc"
+    answer = body or f'echo "HIP version: {version}"; echo "clang version 21.1.8"'
+    hipcc.write_text(f"#!/bin/sh\n{answer}\n")
+    hipcc.chmod(0o755)
+    return hipcc

@@ -7,9 +7,9 @@ import pytest
 from hipport.codes import CODES
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding, LocatedFinding
+from hipport.jobs import FileResult, Outcome
 from hipport.report.effort import EffortModel
 from hipport.report.model import Tally, build_report, directory_of
-from hipport.runner import FileResult, Outcome
 from hipport.score import FileStats
 from hipport.source import Location
 from hipport.table import load_table

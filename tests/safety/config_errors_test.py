@@ -57,7 +57,7 @@ def test_bad_rules_file(tree: Path, tmp_path: Path, name, text, line, words):
 
 
 @pytest.mark.parametrize("content, words", [
-    (b"\xff\xfe\x00", "cannot read rules file"),
+    (b"\xff\xfe\x00", "the rules file is not UTF-8 (byte 0xff); save it as UTF-8"),
     (None, "cannot read rules file"),
 ])
 def test_unreadable_rules_file(tree: Path, tmp_path: Path, content, words):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from hipport.cli import cli
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
-from hipport.rules import FILE_RULES, Context
+from hipport.rules import FILE_RULES, Context, FileRule, RuleRole
 
 CUDA = b"void f(float* p) { cudaFree(p); }\n"
 RUNTIME = b"#include <hip/hip_runtime.h>\n"  # what a host-only .cu file gains
@@ -32,7 +32,8 @@ def tree(tmp_path: Path) -> Path:
 
 
 def _rule(monkeypatch, rule) -> None:
-    monkeypatch.setitem(FILE_RULES, "test-rule", rule)
+    monkeypatch.setitem(FILE_RULES, "test-rule",
+                        FileRule("test-rule", rule, frozenset({"HP101"}), RuleRole.HAZARD))
 
 
 def test_one_files_crash_is_reported_and_the_run_goes_on(tree: Path, monkeypatch):

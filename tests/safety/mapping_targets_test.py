@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 from hipport.cli import cli
-from tests.conftest import REPO
 
 CUDA = b"#include <cuda_runtime.h>\nvoid f(float* p) { cudaMalloc(0, 0); cudaFree(p); }\n"
 HEAD = "schema: hipport-mappings/1\nlibrary: runtime\nentries:\n"
@@ -17,6 +16,24 @@ HEAD = "schema: hipport-mappings/1\nlibrary: runtime\nentries:\n"
 
 def run(*args: str):
     return CliRunner().invoke(cli, [*args, "-j", "1"], catch_exceptions=False)
+
+
+def rules_with(tmp_path: Path, entry: str) -> Path:
+    """A rules file mapping cudaMalloc, then ``entry`` (at line 7)."""
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(HEAD + "  - cuda: cudaMalloc\n    hip: hipMalloc\n    kind: function\n"
+                     + entry)
+    return rules
+
+
+def assert_refused(tree: Path, rules: Path, where: str, words: str) -> None:
+    """convert --rules stops before any file is read, with one line that
+    names the file, the line and the key."""
+    result = run("convert", str(tree), "--in-place", "--rules", str(rules))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"hipport: error: {rules}:{where}: "), result.stderr
+    assert words in result.stderr and result.stderr.count("\n") == 1
+    assert (tree / "a.cu").read_bytes() == CUDA
 
 
 @pytest.fixture
@@ -48,15 +65,8 @@ TARGETS = [
 
 @pytest.mark.parametrize("name, kind, hip, words", TARGETS, ids=[t[0] for t in TARGETS])
 def test_bad_mapping_targets_are_refused(tree: Path, tmp_path: Path, name, kind, hip, words):
-    rules = tmp_path / "rules.yaml"
-    rules.write_text(HEAD + "  - cuda: cudaMalloc\n    hip: hipMalloc\n    kind: function\n"
-                     f"  - cuda: cudaFoo\n    hip: {hip}\n    kind: {kind}\n")
-    result = run("convert", str(tree), "--in-place", "--rules", str(rules))
-    assert result.exit_code == 2, result.output
-    assert result.stderr.startswith(f"hipport: error: {rules}:8: entries[1].hip: "), \
-        result.stderr
-    assert words in result.stderr and result.stderr.count("\n") == 1
-    assert (tree / "a.cu").read_bytes() == CUDA
+    rules = rules_with(tmp_path, f"  - cuda: cudaFoo\n    hip: {hip}\n    kind: {kind}\n")
+    assert_refused(tree, rules, "8: entries[1].hip", words)
 
 
 def test_blank_target_no_longer_erases_the_call(tree: Path, tmp_path: Path):
@@ -82,12 +92,78 @@ def test_good_mapping_targets_are_accepted(tree: Path, tmp_path: Path, kind, hip
 
 
 def test_the_catalogue_passes_the_target_check():
-    from hipport.table.schema import target_problem
+    from hipport.table.schema import source_problem, target_problem
     from hipport.table.yaml_file import parse_mapping_file
 
     bad = []
-    for path in sorted((REPO / "mappings").rglob("*.yaml")):
+    from tests.catalogue.catalogue import yaml_files
+
+    for path in yaml_files():
         for m in parse_mapping_file(path.read_text(encoding="utf-8"), str(path)):
             if m.hip is not None and target_problem(m.kind, m.hip) is not None:
                 bad.append(m.origin)
+            if source_problem(m.kind, m.cuda) is not None:
+                bad.append(m.origin)
     assert not bad
+
+
+# -- CUDA names and versions (issue 24) ---------------------------------------
+
+SOURCES = [
+    ("spaces inside", "function", '"cuda Malloc"', "expected a C/C++ identifier"),
+    ("expression", "function", '"cudaMalloc(0)"', "expected a C/C++ identifier"),
+    ("leading digit", "enum", "2cudaSuccess", "expected a C/C++ identifier"),
+    ("dangling scope", "type", '"cub::"', "expected a C/C++ identifier"),
+    ("keyword", "type", "int", "expected a C/C++ identifier, got the keyword 'int'"),
+    ("header with a space", "header", '"cuda runtime.h"', "expected a relative header path"),
+    ("header leaving its folder", "header", "../cuda.h", "expected a relative header path"),
+]
+
+
+@pytest.mark.parametrize("name, kind, cuda, words", SOURCES, ids=[t[0] for t in SOURCES])
+def test_bad_cuda_names_are_refused(tree: Path, tmp_path: Path, name, kind, cuda, words):
+    hip = "hip/hip_runtime.h" if kind == "header" else "hipFoo"
+    rules = rules_with(tmp_path, f"  - cuda: {cuda}\n    hip: {hip}\n    kind: {kind}\n")
+    assert_refused(tree, rules, "7: entries[1].cuda", words)
+    result = CliRunner().invoke(cli, ["mappings", "validate", str(rules)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{rules}:7: entries[1].cuda: ") and words in result.stderr
+
+
+VERSIONS = [
+    ("banana", "rocm_version: {added: banana}", "entries[1].rocm_version.added"),
+    ("empty part", 'rocm_version: {removed: "6..2"}', "entries[1].rocm_version.removed"),
+    ("prefixed", 'cuda_version: {added: "v12.0"}', "entries[1].cuda_version.added"),
+    ("four parts", 'cuda_version: {deprecated: "12.0.1.2"}', "entries[1].cuda_version.deprecated"),
+    ("in older", 'rocm_version: {added: "6.2"}\n    older: {hip: hipFoo0, rocm_version: '
+                 '{added: "5.x"}}', "entries[1].older.rocm_version.added"),
+]
+
+
+@pytest.mark.parametrize("name, line, where", VERSIONS, ids=[t[0] for t in VERSIONS])
+def test_versions_that_are_not_versions_are_refused(tree: Path, tmp_path: Path, name, line,
+                                                      where):
+    # `added: "banana"` was taken as 0.0: every target had the name.
+    rules = rules_with(tmp_path, f"  - cuda: cudaFoo\n    hip: hipFoo\n    kind: function\n"
+                                 f"    {line}\n")
+    result = CliRunner().invoke(cli, ["mappings", "validate", str(rules)])
+    assert result.exit_code == 1, result.output
+    assert f": {where}: expected a version like 6.2, got " in result.stderr, result.stderr
+    assert result.stderr.startswith(f"{rules}:")
+    result = run("convert", str(tree), "--in-place", "--rules", str(rules))
+    assert result.exit_code == 2
+    assert f"hipport: error: {rules}:" in result.stderr and where in result.stderr
+    assert (tree / "a.cu").read_bytes() == CUDA
+
+
+@pytest.mark.parametrize("versions", [
+    'rocm_version: {added: "6"}', 'rocm_version: {added: "6.2"}',
+    "rocm_version: {added: 6.2}", 'rocm_version: {added: "6.2.1", removed: "7.0"}',
+    'cuda_version: {added: "12.0", deprecated: "12.4.1"}',
+])
+def test_good_versions_are_accepted(tmp_path: Path, versions):
+    rules = rules_with(tmp_path, f"  - cuda: cudaFoo\n    hip: hipFoo\n    kind: function\n"
+                                 f"    {versions}\n")
+    result = CliRunner().invoke(cli, ["mappings", "validate", str(rules)])
+    assert result.exit_code == 0, result.output
+

@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 
 from hipport.cache import FORMAT
-from hipport.runner import Job, Mode, RunOptions, run_batch
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job
+from hipport.request import Request
+from hipport.runner import run_batch
 from hipport.settings import Settings
 
 SOURCE = b"#include <cuda.h>\nvoid f() { cudaFree(p); cudaMadeUp(1); }\n"
@@ -27,7 +31,8 @@ def entries(database: Path) -> list[tuple[str, bytes]]:
 def run(tmp_path: Path, data: bytes, workers: int = 1, **options) -> tuple:
     f = tmp_path / "k.cu"
     f.write_bytes(data)
-    [result] = run_batch([Job(f, "k.cu", f)], RunOptions(Mode.IN_PLACE, **options), workers)
+    options = RunOptions(Request((), Mode.IN_PLACE, **options))
+    [result] = run_batch([Job(f, "k.cu", f)], options, workers)
     return f.read_bytes(), result
 
 
@@ -88,10 +93,10 @@ def test_parallel_runs_fill_and_use_the_cache(tmp_path: Path, cache: Path):
         files.append(f)
     out = tmp_path / "out"
     jobs = [Job(f, f.name, out / f.name) for f in files]
-    first = run_batch(jobs, RunOptions(Mode.MIRROR), workers=2)
+    first = run_batch(jobs, RunOptions(Request((), Mode.MIRROR)), workers=2)
     assert len(entries(cache)) == 12
     written = {f.name: (out / f.name).stat().st_mtime_ns for f in files}
-    second = run_batch(jobs, RunOptions(Mode.MIRROR), workers=2)
+    second = run_batch(jobs, RunOptions(Request((), Mode.MIRROR)), workers=2)
     assert [(r.display, r.findings, r.stats) for r in second] == \
         [(r.display, r.findings, r.stats) for r in first]
     # A re-run into the same folder leaves outputs that are already right alone.
@@ -126,10 +131,10 @@ def test_mirror_rerun_recopies_only_what_differs(tmp_path: Path, cache: Path):
     out = tmp_path / "out"
     jobs = [Job(notes, "notes.txt", out / "notes.txt", convert=False),
             Job(data, "table.bin", out / "table.bin", convert=False)]
-    run_batch(jobs, RunOptions(Mode.MIRROR))
+    run_batch(jobs, RunOptions(Request((), Mode.MIRROR)))
     before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
     (out / "table.bin").write_bytes(b"\x00" * 4999 + b"\x01")  # same size, other bytes
-    run_batch(jobs, RunOptions(Mode.MIRROR))
+    run_batch(jobs, RunOptions(Request((), Mode.MIRROR)))
     assert (out / "notes.txt").stat().st_mtime_ns == before["notes.txt"]  # left alone
     assert (out / "table.bin").read_bytes() == data.read_bytes()  # repaired
 
@@ -168,16 +173,16 @@ def test_results_of_other_code_are_never_served(tmp_path: Path, monkeypatch, cac
     real_put = ResultCache.put
     monkeypatch.setattr(ResultCache, "put",
                         lambda self, key, blob: (stored.append(key), real_put(self, key, blob)))
-    run_batch([Job(f, "k.cu")], RunOptions(Mode.DRY_RUN))
+    run_batch([Job(f, "k.cu")], RunOptions(Request((), Mode.DRY_RUN)))
     assert stored
     asked: list[str] = []
     real_get = ResultCache.get
     monkeypatch.setattr(ResultCache, "get",
                         lambda self, key: (asked.append(key), real_get(self, key))[1])
-    run_batch([Job(f, "k.cu")], RunOptions(Mode.DRY_RUN))
+    run_batch([Job(f, "k.cu")], RunOptions(Request((), Mode.DRY_RUN)))
     assert asked == stored  # the same code finds its entry
     asked.clear()
     earlier = set(stored)
-    monkeypatch.setattr("hipport.runner.code_digest", lambda: "other code")
-    run_batch([Job(f, "k.cu")], RunOptions(Mode.DRY_RUN))
+    monkeypatch.setattr("hipport.converter.code_digest", lambda: "other code")
+    run_batch([Job(f, "k.cu")], RunOptions(Request((), Mode.DRY_RUN)))
     assert asked and not set(asked) & earlier

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from hipport.api import convert_source
+from hipport.compat.strategy import CompatStrategy
 from hipport.settings import Settings
 
 
@@ -158,6 +159,7 @@ def test_a_label_inside_a_conditional_block_keeps_statements_a_fall_through_may_
 
 def test_the_compat_strategy_removes_nothing():
     source = switch('    case CUFFT_NVRTC_FAILURE: return "x";\n')
-    out, findings = convert(source, strategy="compat")
+    result = convert_source(source, Settings(), strategy=CompatStrategy())
+    out, findings = result.output.decode(), result.findings
     assert "case CUFFT_NVRTC_FAILURE" in out
     assert [f.code for f in findings if f.code == "HP512"] == ["HP512"]

@@ -3,8 +3,11 @@ parser at the same length, and joined in the code (HP312)."""
 from __future__ import annotations
 
 from hipport.api import convert_source
+from hipport.compat.strategy import CompatStrategy
 from hipport.parse.chevrons import join, spaced_launches
 from hipport.settings import Settings
+
+COMPAT_STRATEGY = CompatStrategy()
 
 LAUNCH = b"void f(int *p) { k << <1, 64 >> > (p); }\n"
 
@@ -49,7 +52,7 @@ def test_hip_launch_syntax_rewrites_a_spaced_launch_whole():
 
 
 def test_compat_joins_them_and_counts_the_line():
-    result = convert_source(_kernel("k << <1, 64 >> > (p);"), Settings(strategy="compat"),
+    result = convert_source(_kernel("k << <1, 64 >> > (p);"), strategy=COMPAT_STRATEGY,
                             name="a.cu")
     assert b"  k <<<1, 64 >>> (p);\n" in result.output
     assert result.stats.changed_lines == 2  # the include, the launch
@@ -57,6 +60,6 @@ def test_compat_joins_them_and_counts_the_line():
 
 def test_a_joined_launch_is_left_alone():
     source = _kernel("k<<<1, 64>>>(p);")
-    assert convert_source(source, Settings(strategy="compat"), name="a.cu").output.count(
+    assert convert_source(source, strategy=COMPAT_STRATEGY, name="a.cu").output.count(
         b"k<<<1, 64>>>(p);") == 1
     assert "HP312" not in [f.code for f in convert_source(source, name="a.cu").findings]

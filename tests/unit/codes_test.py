@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hipport.api import convert_source
-from hipport.buildfiles import BuildOptions, convert_build_file, detect_build_kind
+from hipport.buildfiles import convert_build_file, detect_build_kind
 from hipport.codes import CODES
 from hipport.diagnostics.model import Category, FileEffect, Fixable, Ledger
 from hipport.edits import Applicability
@@ -71,7 +71,7 @@ def test_findings_agree_with_their_codes_fixes():
             seen |= _check_fixes(result.findings, str(path))
     for path in BUILD_FILES:
         result = convert_build_file(path.read_bytes(), detect_build_kind(path) or "",
-                                    BuildOptions())
+                                    Settings())
         seen |= _check_fixes(result.findings, str(path))
     # The samples exercise every kind of fix: the test cannot pass vacuously.
     fixable = {c for c in seen if CODES[c].fixable is not Fixable.NEVER}

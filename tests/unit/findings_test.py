@@ -4,7 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from hipport.api import convert_source
-from hipport.runner import Job, Mode, RunOptions, run_batch, tally
+from hipport.converter import RunOptions
+from hipport.delivery import Mode
+from hipport.jobs import Job
+from hipport.request import Request
+from hipport.runner import run_batch, tally
 from hipport.settings import Settings
 
 
@@ -58,7 +62,7 @@ def test_names_declared_elsewhere_in_the_project_are_not_unmapped(tmp_path: Path
     (tmp_path / "check.h").write_text("#define CUDA_CHECK(x) (x)\n")
     (tmp_path / "main.cu").write_text('#include "check.h"\nvoid f() { CUDA_CHECK(cudaFree(p)); }\n')
     jobs = [Job(p, p.name) for p in sorted(tmp_path.iterdir())]
-    results = run_batch(jobs, RunOptions(Mode.DRY_RUN))
+    results = run_batch(jobs, RunOptions(Request((), Mode.DRY_RUN)))
     all_codes = [f.code for r in results for f in r.findings]
     assert "HP900" not in all_codes
     run = tally(results)

@@ -158,7 +158,8 @@ def test_guard_only_on_headers():
     from hipport.errors import MappingFileError
     from hipport.table.yaml_file import parse_mapping_file
 
-    text = GUARDED.replace("kind: header", "kind: macro").replace("hip/x.h", "HIP_X")
+    text = GUARDED.replace("kind: header", "kind: macro").replace("hip/x.h", "HIP_X") \
+        .replace("cuda: x.h", "cuda: X_H")
     with pytest.raises(MappingFileError, match="only a header entry"):
         parse_mapping_file(text.replace("{GUARD}", "{cuda: X_H_, hip: Y}"), "rules.yaml")
 

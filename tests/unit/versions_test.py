@@ -11,7 +11,8 @@ from hipport.api import convert_source
 from hipport.cli import cli
 from hipport.errors import MappingFileError
 from hipport.settings import Settings
-from hipport.table.schema import Mapping, Status, parse_mapping_file
+from hipport.table import parse_mapping_file
+from hipport.table.schema import Mapping, Status
 from hipport.table.versions import (
     DEFAULT_TARGET,
     NEWEST_VERIFIED,

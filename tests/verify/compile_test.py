@@ -152,3 +152,20 @@ def test_device_code_generation_errors_need_a_compile(tmp_path, hip_oracle, monk
     assert finding["location"]["path"].endswith("asm.hip")
     assert finding["location"]["line"] == 3
     assert finding["compiler"]["target"] == "gfx90a"
+
+
+def test_a_gpu_target_the_compiler_does_not_know(tmp_path, hip_oracle, monkeypatch):
+    """One usage error (asked once, of the compiler), not an error per unit."""
+    src = tree(tmp_path, {"a.hip": "#include <hip/hip_runtime.h>\n__global__ void k() {}\n",
+                          "b.hip": "#include <hip/hip_runtime.h>\n__global__ void k() {}\n"})
+    typo = verify(hip_oracle, monkeypatch, "verify", src, "--offload-arch", "gfx9000")
+    assert typo.exit_code == 2 and "HP020" not in typo.stderr
+    assert typo.stderr.startswith("hipport: error: --offload-arch gfx9000: not a GPU target "
+                                  f"hipcc ({version(hip_oracle)}"), typo.stderr
+    assert "did you mean `gfx900`" in typo.stderr
+    mi300 = verify(hip_oracle, monkeypatch, "verify", src, "--offload-arch", "gfx942",
+                   "--syntax-only")
+    if "gfx942" in hip_oracle.offload_archs:
+        assert mi300.exit_code == 0, mi300.stderr
+    else:  # Clang 15 (HIP 5.2) has no gfx942
+        assert mi300.exit_code == 2 and "(a newer Clang does)" in mi300.stderr

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from hipport.buildfiles.cmake.compile_flags import cmake_flags
+from hipport.buildfiles.make.compile_flags import make_flags
 from hipport.errors import UsageError
-from hipport.verify.buildflags import cmake_flags, make_flags, tree_flags
+from hipport.verify.buildflags import tree_flags
 from hipport.verify.lines import map_line
 from hipport.verify.units import find_units
 

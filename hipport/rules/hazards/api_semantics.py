@@ -40,7 +40,7 @@ _DECLARING = frozenset({"function_declarator", "init_declarator", "preproc_def",
 _ONCE_PER_FILE = frozenset({"HP509"})
 
 
-@file_rule("hazard-api-semantics")
+@file_rule("hazard-api-semantics", codes=("HP506", "HP508", "HP509"))
 def api_semantics(ctx: Context) -> Iterator[Finding]:
     # The front end already found every catalogue name the file uses or
     # defines itself: without one of these, no tree walk.

@@ -22,7 +22,7 @@ _QUERY = query("""
 """)
 
 
-@file_rule("hazard-clock-rate")
+@file_rule("hazard-clock-rate", codes=("HP505",))
 def clock_rate(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

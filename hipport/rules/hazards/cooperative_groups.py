@@ -34,7 +34,7 @@ _QUERY = query(f"""
 """)
 
 
-@file_rule("hazard-cooperative-groups")
+@file_rule("hazard-cooperative-groups", codes=("HP507",))
 def cooperative_groups(ctx: Context) -> Iterator[Finding]:
     if b"cooperative_groups" not in ctx.data:  # cheap: skip the tree walk
         return

@@ -23,7 +23,7 @@ _QUERY = query("""
 """)
 
 
-@file_rule("hazard-device-launch")
+@file_rule("hazard-device-launch", codes=("HP502",))
 def device_launch(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

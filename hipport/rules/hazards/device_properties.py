@@ -62,7 +62,7 @@ def _declared_name(declarator_text: str) -> str:
     return name.strip(" *&")
 
 
-@file_rule("hazard-device-properties")
+@file_rule("hazard-device-properties", codes=("HP503",))
 def device_properties(ctx: Context) -> Iterator[Finding]:
     if b"cudaDeviceProp" not in ctx.data:  # cheap: skip the tree walk
         return

@@ -28,7 +28,7 @@ def _guard(node: Node) -> str | None:
     return None
 
 
-@file_rule("hazard-inline-asm")
+@file_rule("hazard-inline-asm", codes=("HP420",))
 def inline_asm(ctx: Context) -> Iterator[Finding]:
     if b"asm" not in ctx.data:  # cheap: skip the tree walk
         return

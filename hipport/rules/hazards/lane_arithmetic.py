@@ -66,7 +66,7 @@ def _classify(op: str, value: int, left: Node, found: Variables) -> str | None:
     return None
 
 
-@file_rule("hazard-lane-arithmetic")
+@file_rule("hazard-lane-arithmetic", codes=("HP401",))
 def lane_arithmetic(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

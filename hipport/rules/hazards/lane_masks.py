@@ -81,7 +81,7 @@ def _narrow_count(match: dict[str, list[Node]], found: Variables) -> Finding | N
                   f"Use {wide}" if wide else "")
 
 
-@file_rule("hazard-lane-masks")
+@file_rule("hazard-lane-masks", codes=("HP404", "HP405"))
 def lane_masks(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

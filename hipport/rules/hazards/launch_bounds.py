@@ -14,7 +14,7 @@ MIN_BLOCKS = "HP504"
 _QUERY = query("(launch_bounds) @bounds")
 
 
-@file_rule("hazard-launch-bounds")
+@file_rule("hazard-launch-bounds", codes=("HP504",))
 def launch_bounds(ctx: Context) -> Iterator[Finding]:
     if b"__launch_bounds__" not in ctx.data:  # cheap: skip the tree walk
         return

@@ -141,7 +141,7 @@ def _user_defined(ctx: Context) -> bool:
                      ctx.data) is not None
 
 
-@file_rule("hazard-mixed-min-max")
+@file_rule("hazard-mixed-min-max", codes=("HP510",))
 def mixed_min_max(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx) or (b"min(" not in ctx.data and b"max(" not in ctx.data):
         return

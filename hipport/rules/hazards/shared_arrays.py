@@ -20,7 +20,7 @@ _QUERY = query("""
 """)
 
 
-@file_rule("hazard-shared-arrays")
+@file_rule("hazard-shared-arrays", codes=("HP403",))
 def shared_arrays(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

@@ -22,7 +22,7 @@ def _width_index(name: str) -> int:
     return 3 if name.endswith("_sync") else 2
 
 
-@file_rule("hazard-shuffle-width")
+@file_rule("hazard-shuffle-width", codes=("HP410",))
 def shuffle_width(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

@@ -15,7 +15,7 @@ _QUERY = query("""
 """)
 
 
-@file_rule("hazard-texture-references")
+@file_rule("hazard-texture-references", codes=("HP501",))
 def texture_references(ctx: Context) -> Iterator[Finding]:
     if b"texture" not in ctx.data and b"surface" not in ctx.data:  # cheap: skip the walk
         return

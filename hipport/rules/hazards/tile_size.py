@@ -15,7 +15,6 @@ from typing import Iterator
 
 from tree_sitter import Node
 
-from hipport.buildfiles.options import DEFAULT_OFFLOAD_ARCH
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.nodes import hazard, matches, query, text
@@ -52,11 +51,11 @@ def _size(node: Node) -> int | None:
         return None
 
 
-@file_rule("hazard-tile-size")
+@file_rule("hazard-tile-size", codes=("HP412",))
 def tile_size(ctx: Context) -> Iterator[Finding]:
     if b"tiled_partition" not in ctx.data and b"thread_block_tile" not in ctx.data:
         return
-    archs = ctx.settings.offload_arch or DEFAULT_OFFLOAD_ARCH
+    archs = ctx.settings.offload_arch
     lanes = min(wavefront(a) for a in archs)
     narrow = ", ".join(a for a in archs if wavefront(a) == lanes)
     # An unqualified call is cooperative groups' only where the file names them.

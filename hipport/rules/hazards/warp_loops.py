@@ -34,7 +34,7 @@ def _literal(node: Node) -> str:
     return text(node).rstrip("uUlL")
 
 
-@file_rule("hazard-warp-loops")
+@file_rule("hazard-warp-loops", codes=("HP402",))
 def warp_loops(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

@@ -26,7 +26,7 @@ _COMMENT = re.compile(r"//.*$|/\*.*?\*/", re.DOTALL)
 _MENTIONS = re.compile(rb"(?i)warp|lanes")
 
 
-@file_rule("hazard-warp-size-constants")
+@file_rule("hazard-warp-size-constants", codes=("HP409",))
 def warp_size_constants(ctx: Context) -> Iterator[Finding]:
     if _MENTIONS.search(ctx.data) is None:
         return

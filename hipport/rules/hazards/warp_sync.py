@@ -66,7 +66,7 @@ def _reads_neighbour(source: Node, target: str) -> bool:
     return False
 
 
-@file_rule("hazard-warp-sync")
+@file_rule("hazard-warp-sync", codes=("HP406", "HP407", "HP408"))
 def warp_sync(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return

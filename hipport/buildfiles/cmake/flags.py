@@ -3,9 +3,9 @@ variables and generator expressions, rewritten by ``flags.rewrite_flags``;
 CUDA library names in link lists."""
 from __future__ import annotations
 
-from hipport.buildfiles import cmake_names as N
-from hipport.buildfiles.cmake_pass import CMakePass
-from hipport.buildfiles.cmake_tokens import ArgKind, Argument, Command
+from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.passes import CMakePass
+from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.flags import rewrite_flags
 from hipport.buildfiles.libraries import BY_LINK_NAME
 from hipport.buildfiles.words import Word, split_words

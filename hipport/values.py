@@ -1,28 +1,36 @@
-"""Turning what the user typed into typed values (settings, targets), for every
-command and for library callers such as `hipport.report.run`."""
+"""Values the user types, parsed into typed ones (settings, targets, time
+limits), for every command and for library callers such as
+`hipport.report.run`; a value that is not one is a usage error."""
 from __future__ import annotations
 
+import math
 from typing import Callable, TypeVar
 
 from hipport.errors import UsageError
-from hipport.pipeline import FrontEnd, display_path
-from hipport.settings import DEFAULT_CUDA_VERSION, Settings, parse_cuda_version
+from hipport.settings import (
+    DEFAULT_CUDA_VERSION,
+    DEFAULT_OFFLOAD_ARCH,
+    Settings,
+    parse_cuda_version,
+)
 from hipport.table.versions import DEFAULT_TARGET, parse_target
 
-__all__ = ["FrontEnd", "build_settings", "display_path", "offload_targets"]
+__all__ = ["build_settings", "offload_targets", "time_limit"]
+
+MAX_TIME_LIMIT = 86_400.0  # seconds: a day
 
 
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
                    rocm_version: str | None = None, fast: bool = False,
                    assume_cuda_version: str | None = None,
-                   strategy: str = "rewrite") -> Settings:
+                   offload_arch: str | None = None) -> Settings:
     return Settings(
         launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes,
         rocm_version=target_release(rocm_version),
         stability_check=not fast,
         assume_cuda_version=assumed_cuda(assume_cuda_version),
-        strategy=strategy,
+        offload_arch=offload_targets(offload_arch),
     )
 
 
@@ -49,14 +57,24 @@ def _parsed(option: str, value: str | None, default: _T, parse: Callable[[str], 
 
 
 def offload_targets(value: str | None) -> tuple[str, ...]:
-    """``--offload-arch "gfx90a;gfx942"`` -> a validated tuple (the default if None)."""
-    from hipport.buildfiles import DEFAULT_OFFLOAD_ARCH, BuildOptions, parse_offload_arch
-
+    """``--offload-arch "gfx90a;gfx942"`` (or commas) -> a validated tuple (the
+    default if None)."""
     if value is None:
         return DEFAULT_OFFLOAD_ARCH
-    targets = parse_offload_arch(value)
+    targets = tuple(a.strip() for a in value.replace(",", ";").split(";") if a.strip())
     try:
-        BuildOptions(targets)
+        Settings(offload_arch=targets)
     except ValueError as exc:
         raise UsageError(f"--offload-arch: {exc}") from None
     return targets
+
+
+
+def time_limit(option: str, value: float) -> float:
+    """``--timeout SECONDS``: a finite positive number, a day at most (``nan``,
+    ``inf`` and ``1e308`` are no time limits a process can be given)."""
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{option} {value:g}: must be a positive number of seconds")
+    if value > MAX_TIME_LIMIT:
+        raise UsageError(f"{option} {value:g}: at most {MAX_TIME_LIMIT:g} seconds (a day)")
+    return value

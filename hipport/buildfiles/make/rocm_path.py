@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from hipport.buildfiles.make_tokens import MakeLine
+from hipport.buildfiles.make.tokens import MakeLine
 from hipport.buildfiles.words import split_words
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding

@@ -15,7 +15,7 @@ from typing import Sequence
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.files import Selection
-from hipport.runner import Job
+from hipport.jobs import Job
 from hipport.writing import write_atomic
 
 
@@ -40,7 +40,7 @@ def output_target(output: Path, what: str, paths: Sequence[Path], selection: Sel
             raise UsageError(f"{where}: it is an input of this run; choose another name")
     linked = _hard_link(target, jobs)
     if linked is not None:
-        from hipport.pipeline import display_path
+        from hipport.filenames import display_path
 
         raise UsageError(f"{where}: it is a hard link to {display_path(linked.source)}, a "
                          "file this run reads; choose another name")

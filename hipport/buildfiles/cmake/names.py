@@ -53,6 +53,8 @@ FLAG_COMMANDS = frozenset({"target_compile_options", "add_compile_options",
                            "target_link_options", "add_link_options", "target_link_libraries",
                            "link_libraries", "add_definitions"})
 LINK_COMMANDS = frozenset({"target_link_libraries", "link_libraries"})
+LINK_SCOPES = frozenset({"PRIVATE", "PUBLIC", "INTERFACE", "LINK_PRIVATE", "LINK_PUBLIC",
+                         "LINK_INTERFACE_LIBRARIES"})
 LEGACY_RENAMES = {"cuda_add_executable": "add_executable", "cuda_add_library": "add_library",
                   "cuda_include_directories": "include_directories"}
 LEGACY_LIBRARY_COMMANDS = {"cuda_add_cublas_to_target": "cublas",

@@ -4,9 +4,9 @@ target and source properties: CUDA's device-link model becomes HIP's
 `-fgpu-rdc`, CUDA architectures become the AMD offload list."""
 from __future__ import annotations
 
-from hipport.buildfiles import cmake_names as N
-from hipport.buildfiles.cmake_pass import CMakePass, indent, line_span
-from hipport.buildfiles.cmake_tokens import Argument, Command
+from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.passes import CMakePass, indent, line_span
+from hipport.buildfiles.cmake.tokens import Argument, Command
 from hipport.buildfiles.words import Word, removal
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
@@ -100,7 +100,7 @@ def _old_clang_link(target: str) -> str:
 
 
 def _old_clang_possible(p: CMakePass) -> bool:
-    version = p.options.settings.rocm_version
+    version = p.options.rocm_version
     return version is None or version[:2] <= OLD_CLANG_LAST_ROCM
 
 

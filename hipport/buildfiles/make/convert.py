@@ -5,14 +5,16 @@ Flags are rewritten in variable values and recipe lines; variable renames
 assigned or referenced.  Comments and define blocks are left alone."""
 from __future__ import annotations
 
+import re
+
 from hipport.buildfiles.flags import rewrite_flags
-from hipport.buildfiles.make_rdc import rdc_links
-from hipport.buildfiles.make_rocm_path import rocm_root
-from hipport.buildfiles.make_tokens import LineKind, MakeLine, lex_make
-from hipport.buildfiles.options import BuildOptions
+from hipport.buildfiles.make.rdc import rdc_links
+from hipport.buildfiles.make.rocm_path import rocm_root
+from hipport.buildfiles.make.tokens import LineKind, MakeLine
 from hipport.buildfiles.words import Word, split_words
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
+from hipport.settings import Settings
 
 VARIABLE_RENAMES = {"NVCC": "HIPCC", "NVCCFLAGS": "HIPCCFLAGS", "NVCC_FLAGS": "HIPCC_FLAGS",
                     "CUDA_PATH": "ROCM_PATH", "CUDA_HOME": "ROCM_PATH",
@@ -25,19 +27,19 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _NAME_DIRECTIVES = frozenset({"ifdef", "ifndef", "export", "unexport", "undefine", "override"})
 
 
-def make_findings(text: str, options: BuildOptions) -> list[Finding]:
-    # A single-source Makefile keeps its variable names: the HIP side only
-    # gives them other values (CUDA_PATH holds the ROCm root).
-    compat = options.settings.strategy == "compat"
-    renames = {} if compat else VARIABLE_RENAMES
+def make_findings(text: str, lines: list[MakeLine], options: Settings,
+                  keep_names: bool = False) -> list[Finding]:
+    """``keep_names``: a single-source Makefile keeps its variable names, the
+    HIP side only gives them other values (CUDA_PATH holds the ROCm root)."""
+    renames = {} if keep_names else VARIABLE_RENAMES
     findings: list[Finding] = []
     values: dict[str, list[str]] = {}  # every value given to each variable
     nvcc_recipes: list[tuple[Word, list[Word]]] = []
-    for line in lex_make(text):
+    for line in lines:
         if line.kind in (LineKind.BLANK, LineKind.COMMENT, LineKind.DEFINE_BODY):
             continue
         claimed: list[tuple[int, int]] = []
-        root = rocm_root(text, line, compat) if line.kind is LineKind.ASSIGNMENT else None
+        root = rocm_root(text, line, keep_names) if line.kind is LineKind.ASSIGNMENT else None
         if root is not None:
             findings.append(root)
             continue
@@ -47,6 +49,8 @@ def make_findings(text: str, options: BuildOptions) -> list[Finding]:
             nvcc = any(h in line.name.text.upper() for h in _NVCC_HINTS)
             words = list(split_words(text, line.value_start, line.content_end))
             claimed = _flags(text, words, options, nvcc, findings)
+            if not nvcc:
+                findings += _host_platform(text, words)
         elif line.kind is LineKind.RECIPE:
             words = list(split_words(text, line.value_start, _recipe_end(text, line)))
             compiler = next((w for w in words if _is_nvcc_word(w.text)), None)
@@ -54,6 +58,8 @@ def make_findings(text: str, options: BuildOptions) -> list[Finding]:
             if compiler is not None:
                 nvcc_recipes.append((compiler, words))
             claimed = _flags(text, words, options, nvcc, findings)
+            if not nvcc:
+                findings += _host_platform(text, words)
         elif line.kind is LineKind.DIRECTIVE:
             words = list(split_words(text, line.start, line.content_end))
             if len(words) > 1 and words[0].text in _NAME_DIRECTIVES:
@@ -65,6 +71,25 @@ def make_findings(text: str, options: BuildOptions) -> list[Finding]:
     return findings + rdc_links(nvcc_recipes, values)
 
 
+_TOOLKIT_INCLUDE = re.compile(r"-I\s*(?:\$[({](?:" + "|".join(sorted(_TOOLKIT_VARIABLES)) +
+                              r")[)}]|" + re.escape(CUDA_PREFIX) + r"(?:-[\d.]+)?)/include/?$")
+PLATFORM_FLAG = "-D__HIP_PLATFORM_AMD__"
+
+
+def _host_platform(text: str, words: list[Word]) -> list[Finding]:
+    """A C/C++ compile line (not nvcc's) with the toolkit's include path: it
+    gets HIP's, and beside it the HIP platform macro, without which
+    hip_runtime.h stops with #error (HP615)."""
+    if any(w.text.startswith(PLATFORM_FLAG) for w in words):
+        return []
+    for w in words:
+        if _TOOLKIT_INCLUDE.match(w.text):
+            return [_edit("HP615", f"{w.text}: C/C++ compiled without hipcc gets "
+                          f"{PLATFORM_FLAG} with HIP's include path", w.end, w.end,
+                          " " + PLATFORM_FLAG)]
+    return []
+
+
 def _recipe_end(text: str, line: MakeLine) -> int:
     # The shell sees recipe text: a '#' opening a word starts a shell comment.
     for w in split_words(text, line.value_start, line.end):
@@ -73,7 +98,7 @@ def _recipe_end(text: str, line: MakeLine) -> int:
     return line.end
 
 
-def _flags(text: str, words: list[Word], options: BuildOptions, nvcc: bool,
+def _flags(text: str, words: list[Word], options: Settings, nvcc: bool,
            findings: list[Finding]) -> list[tuple[int, int]]:
     result = rewrite_flags(text, words, options.offload_arch, nvcc=nvcc)
     findings += result.findings

@@ -4,9 +4,9 @@ converts, and the CUDA names with no HIP counterpart.  Spans the command
 rules claimed are left to them."""
 from __future__ import annotations
 
-from hipport.buildfiles import cmake_names as N
-from hipport.buildfiles.cmake_pass import CMakePass
-from hipport.buildfiles.cmake_tokens import ArgKind, Argument, Command
+from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.passes import CMakePass
+from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, looks_like_cuda_library
 from hipport.buildfiles.words import Word, identifiers
 

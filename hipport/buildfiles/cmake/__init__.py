@@ -1,0 +1,52 @@
+"""CMake: CMakeLists.txt and *.cmake files, edited command by command."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from hipport.buildfiles.cmake.compile_flags import cmake_flags
+from hipport.buildfiles.cmake.convert import cmake_findings
+from hipport.buildfiles.cmake.single_source import cmake_compat
+from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, Command, lex_cmake
+from hipport.buildfiles.system import BuildFileSyntaxError, BuildSystem, build_system
+from hipport.findings import Finding
+from hipport.settings import Settings
+
+LISTS = "CMakeLists.txt"
+
+
+@build_system
+class CMake(BuildSystem):
+    name = "cmake"
+    title = "CMake"
+    file_names = (LISTS,)
+    suffixes = (".cmake",)
+
+    def parse(self, text: str) -> list[Command]:
+        try:
+            return lex_cmake(text)
+        except CMakeSyntaxError as exc:
+            raise BuildFileSyntaxError(str(exc), exc.offset) from None
+
+    def hip_findings(self, text: str, parsed: object, options: Settings,
+                     keep_names: bool = False) -> list[Finding]:
+        return cmake_findings(text, _commands(parsed), options)
+
+    def single_source(self, text: str, parsed: object, findings: list[Finding],
+                      macro: str) -> list[Finding]:
+        commands = _commands(parsed)
+        return cmake_compat(text, commands, findings, macro) if commands else findings
+
+    def compile_flags(self, path: Path, top: Path) -> list[str]:
+        # ${PROJECT_SOURCE_DIR}: the outermost folder with a CMakeLists.txt.
+        project = path.parent
+        for folder in path.parent.parents:
+            if folder != top and top not in folder.parents:
+                break
+            if (folder / LISTS).is_file():
+                project = folder
+        return cmake_flags(path, project)
+
+
+def _commands(parsed: object) -> list[Command]:
+    assert isinstance(parsed, list)
+    return parsed
