@@ -222,7 +222,9 @@ def void_pointer_out_argument_before_64(data: bytes, ref: Reference,
     """`cudaMallocPitch(&p, ...)`: ROCm 6.4 has the `T**` overload, 5.2 and 5.7 do not."""
     if target is not None and target >= _TEMPLATE_PITCH:
         return ArgumentRewrite((), "")
-    return _cast_arguments(data, ref, _VOID_OUT, "HIP before ROCm 6.4 has no `T**` overload")
+    where = "HIP before ROCm 6.4" if target is None else \
+        f"ROCm {release_text(target)}, the target,"
+    return _cast_arguments(data, ref, _VOID_OUT, f"{where} has no `T**` overload")
 
 
 @argument_rule("kernel-as-void-pointer", _cast_shape(None, _KERNEL))

@@ -107,13 +107,22 @@ def _previous(case: Node) -> Node | None | bool:
     return sibling if sibling.type == "case_statement" else False
 
 
-def _reached_only_by_label(case: Node, gone: set[int]) -> bool:
-    """Nothing falls into ``case``'s statements from the group above.  ``gone``:
-    the labels above already removed with all they hold (a removed label with no
-    statements, or with statements nothing else reached), which pass nothing on."""
+_Above = Node | None | bool  # what _previous answers
+
+
+def _group_above(case: Node, gone: dict[int, _Above]) -> _Above:
+    """The group that falls into ``case``'s statements, if any: the case above,
+    skipping the labels already removed with all they hold (a removed label
+    with no statements, or with statements nothing else reached), which pass
+    nothing on; ``gone`` maps each of those to the group above it."""
     above = _previous(case)
-    while isinstance(above, Node) and above.id in gone:
-        above = _previous(above)
+    if isinstance(above, Node) and above.id in gone:
+        return gone[above.id]
+    return above
+
+
+def _reached_only_by_label(above: _Above) -> bool:
+    """Nothing falls into a case's statements from ``above``, its group above."""
     if above is None:
         return True
     return isinstance(above, Node) and _ends_in_jump(above)
@@ -163,12 +172,13 @@ def removals(ctx: Context) -> list[Removal]:
         if above != ref.name:
             chosen.append((case, entry, f"`{ref.name}` is `{hip}` in HIP, the value of "
                            f"the `case {above}:` above (a duplicate case value)", True))
-    gone: set[int] = set()
+    gone: dict[int, _Above] = {}
     out: list[Removal] = []
     for case, entry, why, duplicate in chosen:
-        whole = _reached_only_by_label(case, gone)
+        above = _group_above(case, gone)
+        whole = _reached_only_by_label(above)
         if whole or not _statements(case):
-            gone.add(case.id)
+            gone[case.id] = above
         out.append(Removal(case, entry.cuda, why, whole, duplicate,
                            entry.hip_library or "the HIP library"))
     return out
@@ -218,9 +228,9 @@ def case_labels(ctx: Context) -> Iterator[Finding]:
         reason = ("the label above takes that value" if removal.duplicate
                   else f"{removal.library} never returns it")
         if removal.whole:
-            what = f"{label} removed with its statements: {reason}"
+            what = f"{label} goes with its statements: {reason}"
         else:
-            what = (f"{label} removed: {reason}; its statements stay, as the case above "
+            what = (f"{label} goes: {reason}; its statements stay, as the case above "
                     "falls through into them")
         fix = Fix((_edit(ctx.data, removal),), Applicability.SAFE, f"Remove {label}")
         start, end = removal.span

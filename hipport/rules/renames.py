@@ -1,7 +1,9 @@
 """Table-driven renames: every CUDA reference the front end found."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
+from itertools import accumulate
 from typing import Iterator
 
 from hipport.codes import LIBRARY_CODES
@@ -26,11 +28,11 @@ from hipport.table.versions import (
                               "HP902", "HP903", "HP904", "HP905"), role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
     # What argument rules and removed `case` labels delete goes with them.
-    deleted = _deleted_arguments(ctx) + removed_spans(ctx)
+    deleted = _Spans(_deleted_arguments(ctx) + removed_spans(ctx))
     # Version tests in #if conditions are the cuda-version rule's.
     versions = [(r.start, r.end) for r in resolve_version_tests(ctx)]
     for ref in ctx.analysis.references:
-        if any(start <= ref.start and ref.end <= end for start, end in deleted):
+        if deleted.cover(ref.start, ref.end):
             continue  # e.g. `__activemask()` as the mask a warp `_sync` call drops
         if ref.name in VERSION_MACROS and any(s <= ref.start < e for s, e in versions):
             continue
@@ -44,6 +46,20 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
             continue  # e.g. a namespace name used as a variable: not this entry
         else:
             yield from _convert(ctx, ref, entry)
+
+
+class _Spans:
+    """Byte spans, asked whether one of them covers a range (in log time: a
+    helper with thousands of removed `case` labels has as many spans)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [start for start, _ in ordered]
+        self.reach = list(accumulate((end for _, end in ordered), max))
+
+    def cover(self, start: int, end: int) -> bool:
+        at = bisect_right(self.starts, start) - 1
+        return at >= 0 and self.reach[at] >= end
 
 
 def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
@@ -78,6 +94,8 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
         return
     target = ctx.settings.rocm_version
     entry, availability = for_target(entry, target)
+    # Said for the target, not as the catalogue's evidence ("... in the ROCm 5.2 headers").
+    entry = replace(entry, note=note_for_target(entry, target))
     note = f": {entry.note}" if entry.note else ""
     if target is not None and availability is not Availability.AVAILABLE:
         yield _finding("HP905", unavailable_reason(entry, availability, target) + note,
@@ -106,8 +124,6 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     code = LIBRARY_CODES.get(entry.library, "HP200")
     if entry.status is Status.DEPRECATED:
         code = "HP902"
-        # Said for the target, not as the catalogue's evidence ("... in the ROCm 5.2 headers").
-        entry = replace(entry, note=note_for_target(entry.note))
         note = f": {deprecation_reason(entry, target)}" + (f"; {entry.note}" if entry.note
                                                            else "")
     elif applicability is Applicability.UNSAFE and not ctx.settings.unsafe_fixes:

@@ -83,11 +83,23 @@ def deprecation_reason(entry: Mapping, target: Release | None) -> str:
     return f"deprecated in ROCm {wanted}, the target{marked}"
 
 
-def note_for_target(note: str | None) -> str | None:
-    """``note`` without the evidence parts a target-specific message says better."""
+# The evidence notes it writes for a name some verified releases lack ("not
+# declared in the ROCm 5.2/5.7 headers checked", "present in ROCm 6.4").
+_AVAILABILITY_EVIDENCE = re.compile(r"not (?:declared )?in the ROCm [\d./]+ headers checked"
+                                    r"(?: \(library not packaged\))?|present in ROCm [\d.]+")
+
+
+def note_for_target(entry: Mapping, target: Release | None) -> str | None:
+    """``entry``'s note (for ``target``) without the evidence parts a message
+    says better: the deprecation mark HP902 states for the target, and, with a
+    target, which verified releases have the HIP name (the target has it, or
+    HP905 says that it lacks it)."""
+    note = entry.note
     if not note:
         return note
-    kept = [part for part in note.split("; ") if not _DEPRECATION_EVIDENCE.fullmatch(part)]
+    kept = [part for part in note.split("; ")
+            if not (entry.status is Status.DEPRECATED and _DEPRECATION_EVIDENCE.fullmatch(part))
+            and not (target is not None and _AVAILABILITY_EVIDENCE.fullmatch(part))]
     return "; ".join(kept) or None
 
 

@@ -57,6 +57,18 @@ def test_syncwarp_names_the_target(target):
     assert f"ROCm {target[0]}.{target[1]}" in message and "6.2" not in message
 
 
+@pytest.mark.parametrize("target, text", [
+    ((5, 2), "ROCm 5.2, the target, does not declare this flag"),
+    ((6, 4), "ROCm 6.4, the target, declares this flag, but"),
+    (None, "missing before ROCm 5.7"),
+])
+def test_a_graph_flag_names_the_target(target, text):
+    (message,) = messages("void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"
+                          "  cudaGraphInstantiateWithFlags(e, g, "
+                          "cudaGraphInstantiateFlagUpload);\n}\n", "HP508", target)
+    assert text in message
+
+
 @pytest.mark.slow
 def test_the_fields_64_has_are_those_its_compiler_takes(tmp_path, hip_oracle):
     fields = sorted(FROM_64)

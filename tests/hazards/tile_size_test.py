@@ -27,6 +27,11 @@ TOO_LARGE = [
     pytest.param(device("cg::thread_block_tile<128> t = make(b);"), id="tile-type"),
     pytest.param(device("cg::thread_group t = cg::tiled_partition(b, 128);"), id="call-form"),
     pytest.param(device("auto t = cg::tiled_partition<0x80>(b);"), id="hex-size"),
+    # The size first, then the parent group's type (HIP has both forms too).
+    pytest.param(device("cg::thread_block_tile<128, cg::thread_block> t = make(b);"),
+                 id="tile-type-with-parent"),
+    pytest.param(device("auto t = cg::tiled_partition<128, cg::thread_block>(b);"),
+                 id="template-with-parent"),
 ]
 
 
@@ -41,6 +46,8 @@ FITS = [
     pytest.param(device("cg::thread_group t = cg::tiled_partition(b, 16);"), id="call-16"),
     pytest.param(device("cg::thread_group t = cg::tiled_partition(b, n);"), id="call-variable"),
     pytest.param(device("auto t = my::tiled_partition<N>(b);"), id="template-parameter"),
+    pytest.param(device("cg::thread_block_tile<32, cg::thread_block> t = make(b);"),
+                 id="tile-type-with-parent-32"),
     pytest.param("int tiled_partition(int a, int n);\nint x = tiled_partition(1, 512);\n",
                  id="not-cooperative-groups-call"),
 ]
@@ -64,6 +71,13 @@ def test_the_message_says_the_size_and_the_gpus():
     message = finding.finding.message
     assert "64 threads" in message and "32 lanes on gfx1100" in message
     assert "Tiled partition with size > wavefront size" in message
+
+
+def test_a_tile_type_names_the_assertion_it_fails():
+    result = convert_source(device("cg::thread_block_tile<128> t = make(b);"))
+    (finding,) = [f for f in result.findings if f.code == "HP412"]
+    assert "Tile size is either not a power of 2 or greater than the wavefront size" \
+        in finding.finding.message
 
 
 def test_convert_takes_the_gpus_from_offload_arch(tmp_path):

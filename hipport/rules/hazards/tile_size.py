@@ -21,10 +21,10 @@ from hipport.rules.hazards.nodes import hazard, matches, query, text
 
 _QUERY = query("""
 (template_function name: (identifier) @tile
-  arguments: (template_argument_list . (number_literal) @size .)
+  arguments: (template_argument_list . (number_literal) @size)
   (#any-of? @tile "tiled_partition" "thread_block_tile")) @node
 (template_type name: (type_identifier) @tile
-  arguments: (template_argument_list . (number_literal) @size .)
+  arguments: (template_argument_list . (number_literal) @size)
   (#eq? @tile "thread_block_tile")) @node
 (call_expression
   function: [(identifier) @call
@@ -32,6 +32,11 @@ _QUERY = query("""
   arguments: (argument_list . (_) . (number_literal) @size .)
   (#eq? @call "tiled_partition")) @node
 """)
+# The assertion each template fails (amd_hip_cooperative_groups.h, 5.2 and 6.4).
+_ASSERTS = {
+    "tiled_partition": "Tiled partition with size > wavefront size",
+    "thread_block_tile": "Tile size is either not a power of 2 or greater than the wavefront size",
+}
 _RDNA = re.compile(r"gfx1[0-9]{3}[a-z]?")
 
 
@@ -72,8 +77,9 @@ def tile_size(ctx: Context) -> Iterator[Finding]:
                     f"the wavefront ({lanes} lanes on {narrow}); HIP asserts at run time "
                     "(invalid tile size)")
         else:
-            what = (f"`{text(match['tile'][0])}<{size}>`: a tile of {size} threads is larger "
-                    f"than the wavefront ({lanes} lanes on {narrow}); HIP's static_assert "
-                    "\"Tiled partition with size > wavefront size\" fails to compile")
+            tile = text(match["tile"][0])
+            what = (f"`{tile}<{size}>`: a tile of {size} threads is larger than the wavefront "
+                    f"({lanes} lanes on {narrow}); HIP's static_assert \"{_ASSERTS[tile]}\" "
+                    "fails to compile")
         yield hazard("HP412", what + "; split the work into tiles of the wavefront size or "
                      "use the thread block", node)
