@@ -175,10 +175,10 @@ def removals(ctx: Context) -> list[Removal]:
     gone: dict[int, _Above] = {}
     out: list[Removal] = []
     for case, entry, why, duplicate in chosen:
-        above = _group_above(case, gone)
-        whole = _reached_only_by_label(above)
+        group = _group_above(case, gone)
+        whole = _reached_only_by_label(group)
         if whole or not _statements(case):
-            gone[case.id] = above
+            gone[case.id] = group
         out.append(Removal(case, entry.cuda, why, whole, duplicate,
                            entry.hip_library or "the HIP library"))
     return out
