@@ -114,8 +114,10 @@ def _value(words: list[Word], i: int, names: frozenset[str]) -> tuple[str, str, 
 
 
 def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
-                  nvcc: bool) -> FlagResult:
-    """Findings for the nvcc flags among ``words`` (all in ``text``)."""
+                  nvcc: bool, bare_g: bool = False) -> FlagResult:
+    """Findings for the nvcc flags among ``words`` (all in ``text``).  ``nvcc``:
+    the words are nvcc's; ``bare_g``: a bare ``-G`` is nvcc's even so (CMake's
+    compile options of a CUDA project: no C/C++ compiler it drives takes one)."""
     actions: list[_Action] = []
     result = FlagResult()
     arch_done = False
@@ -154,7 +156,8 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
                           "-fgpu-rdc" if on else "-fno-gpu-rdc")
         elif w in TRANSLATED:
             act = _Action(i, i, "HP610", f"{w} -> {TRANSLATED[w]}", TRANSLATED[w])
-        elif w in DEVICE_DEBUG_OPTIONS and (nvcc or w != "-G"):
+        elif w in DEVICE_DEBUG_OPTIONS and (nvcc or w != "-G" or bare_g and not (
+                i + 1 < len(words) and words[i + 1].text.isdigit())):  # GCC's `-G 8`
             # -O0 once: `-G -O0` becomes `-ggdb -O0`, not `-ggdb -O0 -O0`.
             flags = "-ggdb" if any(o.text == "-O0" for o in words) else DEVICE_DEBUG
             act = _Action(i, i, "HP610", f"{w} -> {flags} (HIP-Clang has no {w}: its debug "

@@ -1,7 +1,8 @@
 """nvcc's -G in a debug branch of a build file (tests/buildfiles/device_debug:
-a CMake option and a `dbg=1` Makefile switch, both on) converts to flags
-hipcc takes, and the project builds with both HIP oracles (issue 26: `-G`
-was kept, and ROCm 6.4's Clang says `unsupported option '-G'`)."""
+a CMake option, a Debug-configuration generator expression and a `dbg=1`
+Makefile switch, all on) converts to flags hipcc takes, and the project
+builds with both HIP oracles (issue 26: `-G` was kept, and ROCm 6.4's Clang
+says `unsupported option '-G'`)."""
 from __future__ import annotations
 
 from pathlib import Path
