@@ -198,7 +198,8 @@ def cli(ctx: click.Context) -> None:
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
               metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
-@click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain.")
+@click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain or "
+              "a change needs confirming (HP411).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (no progress "
               "bar, no findings).")
@@ -213,7 +214,8 @@ def cli(ctx: click.Context) -> None:
 @click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
 @click.option("--offload-arch", metavar="gfx90a;gfx942",
               help="AMD GPU targets written into converted build files "
-              "(default: gfx90a;gfx942).")
+              "(default: gfx90a;gfx942); their wavefront size bounds cooperative-groups "
+              "tiles (HP412).")
 @click.option("--verify", is_flag=True, help="Then compile every converted translation unit "
               "with hipcc and report the ones that fail (docs/verify.md).")
 @click.option("--hipcc", metavar="PATH", help="The hipcc for --verify (default: $HIPCC, "

@@ -42,6 +42,7 @@ Findings go to stderr (a diff to stdout); json, sarif and github go to stdout.
 Exit codes:
   0  done (findings may remain: they are listed)
   1  a file failed and was left unchanged, or --strict and CUDA references remain
+     or a change needs confirming (HP411)
      (or, with --verify, a translation unit does not compile)
   2  usage or configuration error; nothing was written (or no hipcc for --verify)"""
 

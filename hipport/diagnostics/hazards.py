@@ -88,12 +88,12 @@ _HAZARDS: tuple[Code, ...] = (
              "auto warp = cg::tiled_partition<64>(cg::this_thread_block());  "
              "// a whole wavefront")),
     Code("HP407", "syncwarp",
-         "`__syncwarp`: no HIP equivalent before ROCm 6.2, and its mask is 32 bits.",
+         "`__syncwarp`: no HIP release checked declares it, and its mask is 32 bits.",
          Severity.WARNING, _explain(
              "`__syncwarp(mask)` orders memory between the lanes of a 32-thread warp "
-             "under independent thread scheduling. HIP (ROCm < 6.2) has no "
-             "`__syncwarp`; ROCm 6.2+ provides it behind `HIP_ENABLE_WARP_SYNC_BUILTINS` "
-             "with a 64-bit mask.",
+             "under independent thread scheduling. No HIP release hipport checks (5.2, 5.7, "
+             "6.4) declares `__syncwarp`, not even behind `HIP_ENABLE_WARP_SYNC_BUILTINS`, "
+             "which gives ROCm 6.2+ the other `_sync` warp functions.",
              "Lanes of a wavefront execute together on AMD, but the compiler may still "
              "reorder shared-memory accesses: replace the call with a block barrier "
              "(`__syncthreads()`) when all threads reach it, or with wavefront fences "
@@ -143,6 +143,46 @@ _HAZARDS: tuple[Code, ...] = (
              "only where the algorithm deliberately works on groups of 32 lanes.",
              "for (int m = 16; m > 0; m /= 2)\n    v += __shfl_xor_sync(FULL_MASK, v, m, 32);",
              "for (int m = warpSize / 2; m > 0; m /= 2)\n    v += __shfl_xor(v, m);")),
+    Code("HP411", "warp-mask-dropped",
+         "A warp `_sync` call whose mask is not the whole warp lost its mask: HIP's "
+         "mask-less form acts on the lanes active at the call.", Severity.WARNING, _explain(
+             "CUDA's `__shfl_*_sync`, `__ballot_sync`, `__any_sync` and `__all_sync` take the "
+             "mask of the lanes that take part. HIP 5.2 has no `_sync` forms at all; ROCm 6.2+ "
+             "declares them only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, with a "
+             "64-bit mask (a 32-bit one fails a `static_assert`) that must equal the lanes "
+             "active at the call, so widening a CUDA mask is wrong on 64-lane wavefronts. "
+             "What compiles on every target is the mask-less form, which hipport emits: it "
+             "acts on whichever lanes are active. That is the mask's meaning only when exactly "
+             "the mask's lanes reach the call (a full mask, or a mask computed as the active "
+             "lanes); lanes that diverged elsewhere (allowed since Volta) are never waited "
+             "for on AMD.",
+             "Check that the lanes named by the mask are the lanes active at the call; if "
+             "they are not, restructure the code so that they are (or keep a 64-bit mask "
+             "under `HIP_ENABLE_WARP_SYNC_BUILTINS` on ROCm 6.2+). `hipport convert --strict` "
+             "fails while such calls are left unconfirmed; `// hipport: ignore[HP411]` on "
+             "the line confirms one.",
+             "unsigned m = __ballot_sync(0xffffffff, lane < n);\n"
+             "if (lane < n) v += __shfl_down_sync(m, v, 1);",
+             "unsigned long long m = __ballot(lane < n);\n"
+             "if (lane < n) v += __shfl_down(v, 1);  // the lanes of m are the active ones")),
+    Code("HP412", "tile-exceeds-wavefront",
+         "Cooperative-groups tile larger than the wavefront of the GPUs built for "
+         "(`tiled_partition<128>`; `<64>` on RDNA).", Severity.ERROR, _explain(
+             "HIP's tiles are parts of one wavefront: `tiled_partition<N>` and "
+             "`thread_block_tile<N>` `static_assert` that N is at most the wavefront size "
+             "(\"Tiled partition with size > wavefront size\", HIP 5.2 and ROCm 6.4 alike), "
+             "and `tiled_partition(group, n)` asserts at run time. CUDA allows tiles of up "
+             "to 1024 threads (with `block_tile_memory`). The wavefront is 64 lanes on CDNA "
+             "(gfx90a, gfx942) and 32 on RDNA (gfx10xx, gfx11xx, gfx12xx); hipport takes "
+             "the GPUs from `--offload-arch` (default gfx90a;gfx942).",
+             "Work with tiles of the wavefront size (`warpSize`) and combine their results "
+             "through shared memory, or use the thread block (`this_thread_block()`) where "
+             "the tile spanned it.",
+             "auto tile = cg::tiled_partition<128>(block);\nv = cg::reduce(tile, v, "
+             "cg::plus<float>());",
+             "auto tile = cg::tiled_partition<64>(block);  // one wavefront\n"
+             "for (int o = tile.size() / 2; o > 0; o /= 2) v += tile.shfl_down(v, o);\n"
+             "// then combine the two tiles' results through shared memory")),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(
@@ -177,7 +217,9 @@ _HAZARDS: tuple[Code, ...] = (
     Code("HP503", "device-property-field",
          "`cudaDeviceProp` field missing from `hipDeviceProp_t`, spelled differently, "
          "or meaning something else on AMD.", Severity.WARNING, _explain(
-             "`hipDeviceProp_t` (ROCm 5.x) lacks many `cudaDeviceProp` fields, spells "
+             "`hipDeviceProp_t` lacks many `cudaDeviceProp` fields (ROCm 5.2 and 5.7; 6.4 "
+             "has most of them, not the NUMA, MPS and PCI-id ones: the finding names the "
+             "target, `--rocm-version`), spells "
              "`sharedMemPerMultiprocessor` as `maxSharedMemoryPerMultiProcessor`, and "
              "its `major`/`minor` give the GCN/CDNA architecture, not a compute "
              "capability, so `prop.major >= 7` tests mean nothing.",
@@ -225,9 +267,11 @@ _HAZARDS: tuple[Code, ...] = (
     Code("HP507", "cooperative-groups-gap",
          "Cooperative-groups feature missing from HIP (collectives, async copies, "
          "partitions).", Severity.WARNING, _explain(
-             "HIP's cooperative groups (ROCm 5.x) provide groups, `tiled_partition` and "
-             "`sync`, but not `cg::reduce`, `cg::inclusive_scan`/`exclusive_scan`, "
-             "`cg::memcpy_async`/`wait`, `labeled_partition` or `binary_partition`.",
+             "HIP's cooperative groups (ROCm 5.2, 5.7 and 6.4 alike) provide groups, "
+             "`tiled_partition` and `sync`, but not `cg::reduce`, "
+             "`cg::inclusive_scan`/`exclusive_scan`, `cg::memcpy_async`/`wait` or "
+             "`labeled_partition`; `binary_partition` only from ROCm 6.4, and only with "
+             "`HIP_ENABLE_WARP_SYNC_BUILTINS` defined.",
              "Write the collective with the tile's `shfl_down`/`shfl_xor` members, and "
              "asynchronous copies as plain loads and a barrier.",
              "int s = cg::reduce(tile, v, cg::plus<int>());",
@@ -281,11 +325,34 @@ _HAZARDS: tuple[Code, ...] = (
              "library calls into a C++ file with a C interface.",
              "/* sample.c */\n#include <curand.h>",
              "/* sample.cpp (compiled as C++) */\n#include <hiprand/hiprand.h>")),
+    Code("HP512", "case-without-hip-value",
+         "A `case` label whose CUDA enumerator has no HIP value on the target, or the HIP "
+         "value of a label above it: removed, with the statements only it reaches.",
+         Severity.WARNING, _explain(
+             "Error-string helpers list every status of a CUDA library, including ones its "
+             "HIP counterpart does not have (`CUFFT_NVRTC_FAILURE`, `CUFFT_MISSING_DEPENDENCY`, "
+             "`CUSOLVER_STATUS_INVALID_LICENSE`; `CUSOLVER_STATUS_ZERO_PIVOT` before ROCm "
+             "6.4), or two CUDA statuses HIP folds into one "
+             "(`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` is `HIPSOLVER_STATUS_INTERNAL_ERROR`). "
+             "Kept, the label is an undeclared name or a duplicate case value: the helper, "
+             "and every program including it, does not compile. The HIP library never "
+             "returns a value it does not declare, so the label is dead code on AMD.",
+             "Nothing, usually: the *safe* fix removes the label, and its statements when "
+             "nothing else reaches them (when the case above falls through into them, they "
+             "stay, joined to that case). For a single source that also builds with CUDA, "
+             "keep the label under `#if !defined(__HIP_PLATFORM_AMD__)` instead.",
+             "case CUFFT_INTERNAL_ERROR:\n    return \"CUFFT_INTERNAL_ERROR\";\n"
+             "case CUFFT_NVRTC_FAILURE:\n    return \"CUFFT_NVRTC_FAILURE\";",
+             "case HIPFFT_INTERNAL_ERROR:\n    return \"CUFFT_INTERNAL_ERROR\";")),
 )
 
 # The hazards whose findings can carry a fix (all others only report).
 _FIXABLE = {"HP401": Fixable.UNSAFE, "HP402": Fixable.UNSAFE, "HP404": Fixable.UNSAFE,
             "HP405": Fixable.UNSAFE,
-            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE}
+            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE,
+            "HP512": Fixable.SAFE}
+# Changes made by default that a person must confirm (`convert --strict` fails).
+_CONFIRM = frozenset({"HP411"})
 HAZARDS_CODES = tuple(replace(c, category=Category.HAZARD,
-                              fixable=_FIXABLE.get(c.code, Fixable.NEVER)) for c in _HAZARDS)
+                              fixable=_FIXABLE.get(c.code, Fixable.NEVER),
+                              confirm=c.code in _CONFIRM) for c in _HAZARDS)

@@ -79,6 +79,18 @@ class Code:
     # An applied fix is listed too, not only with --verbose: it chose
     # something for the user (which branch of a version test is compiled).
     announced: bool = False
+    # A change hipport makes by default because nothing else compiles, but
+    # that a person must confirm (a warp mask dropped): `convert --strict`
+    # fails on its findings as on an unconverted reference.
+    confirm: bool = False
+
+    @property
+    def listed_applied(self) -> bool:
+        """`convert` lists its applied fixes without -v too: announced, or a
+        caveat that still needs reading (a hazard's fix, an API the target
+        deprecates)."""
+        return (self.announced or self.category is Category.HAZARD
+                or self.ledger is Ledger.DEPRECATED)
 
     @property
     def unconverted(self) -> bool:

@@ -88,6 +88,20 @@ def convert(text: str) -> tuple[str, list[str]]:
     pytest.param("target_compile_options(t PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v "
                  "--expt-relaxed-constexpr>)\n", "target_compile_options(t PRIVATE\n  "
                  "$<$<COMPILE_LANGUAGE:HIP>:>)\n", id="genex-split-over-arguments"),
+    pytest.param("if(DEBUG)\n  target_compile_options(t PRIVATE "
+                 "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>)\nendif()\n",
+                 "if(DEBUG)\n  target_compile_options(t PRIVATE "
+                 "$<$<AND:$<COMPILE_LANGUAGE:HIP>,$<CONFIG:Debug>>:-ggdb -O0>)\nendif()\n",
+                 id="device-debug-genex"),
+    pytest.param('set(CMAKE_CUDA_FLAGS_DEBUG "-G -O0")\n',
+                 'set(CMAKE_HIP_FLAGS_DEBUG "-ggdb -O0")\n', id="device-debug-flags"),
+    # No C/C++ compiler of a CUDA project takes a bare -G: nvcc's, with no language genex.
+    pytest.param("target_compile_options(t PRIVATE $<$<CONFIG:Debug>:-G>)\n",
+                 "target_compile_options(t PRIVATE $<$<CONFIG:Debug>:-ggdb -O0>)\n",
+                 id="device-debug-config-genex"),
+    pytest.param("if(DEBUG)\n  add_compile_options(-G)\nendif()\n",
+                 "if(DEBUG)\n  add_compile_options(-ggdb -O0)\nendif()\n",
+                 id="device-debug-compile-options"),
     pytest.param("target_compile_options(t PRIVATE -Xcompiler=-Wall,-Wextra --use_fast_math)\n",
                  "target_compile_options(t PRIVATE -Wall -Wextra -ffast-math)\n",
                  id="xcompiler-and-fast-math"),
@@ -116,6 +130,11 @@ def test_cmake_fixes(before: str, after: str):
     pytest.param('add_executable(app main.cpp)\nmessage(STATUS "uses CUDA")\n',
                  id="no-cuda-sources"),
     pytest.param("target_compile_options(t PRIVATE -arch x86_64 -O2)\n", id="host-arch"),
+    pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-G 8>)\n",
+                 id="host-small-data-option"),
+    pytest.param("target_compile_options(t PRIVATE -G 8)\n", id="small-data-option"),
+    pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:C>:-G>)\n",
+                 id="g-for-another-language"),
     pytest.param("add_executable(cuda_tool tool.cpp)\ntarget_link_libraries(cuda_tool m)\n",
                  id="target-named-cuda"),
     pytest.param("project(a LANGUAGES CXX HIP)\n", id="already-hip"),
@@ -138,7 +157,7 @@ def test_cmake_noop(text: str):
     pytest.param("target_link_libraries(t CUDA::nvml)\n", "HP652", id="unknown-cuda-target"),
     pytest.param("message(${CUDAToolkit_VERSION})\n", "HP651", id="toolkit-version"),
     pytest.param("set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)\n", "HP651", id="unknown-cmake-var"),
-    pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-G>)\n",
+    pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-maxrregcount=32>)\n",
                  "HP650", id="untranslatable-flag"),
     pytest.param("list(APPEND CUDA_NVCC_FLAGS -O3)\n", "HP653", id="cuda-nvcc-flags"),
     pytest.param("cuda_add_executable(a k.cu OPTIONS -G)\n", "HP653", id="legacy-options"),
