@@ -11,12 +11,14 @@ from hipport.parse.model import Reference, Role
 from hipport.rules import Context, RuleRole, argument_rules, file_rule
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
+from hipport.rules.emulation import EMULATION_CODES, emulated
 from hipport.table.schema import Mapping, Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
 
 @file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP900", "HP901", "HP902",
-                              "HP903", "HP904", "HP905"), role=RuleRole.REWRITE)
+                              "HP903", "HP904", "HP905", *EMULATION_CODES),
+           role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
     deleted = _deleted_arguments(ctx)
     # Version tests in #if conditions are the cuda-version rule's.
@@ -65,6 +67,10 @@ def _finding(code: str, message: str, ref: Reference, entry: Mapping,
 def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
     note = f": {entry.note}" if entry.note else ""
     if entry.status is Status.UNSUPPORTED:
+        polyfill = emulated(entry.cuda, ctx.settings, ref.start, ref.end,
+                            library=entry.library, note=entry.note)
+        if polyfill is not None:
+            return polyfill
         return _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
     if entry.status is Status.REMOVED:
         return _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)

@@ -7,6 +7,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
+from hipport.rules.emulation import EMULATION_CODES, emulated
 from hipport.rules.hazards.nodes import hazard, matches, query, text
 
 MISSING = frozenset({
@@ -26,7 +27,7 @@ _QUERY = query(f"""
 """)
 
 
-@file_rule("hazard-cooperative-groups", codes=("HP507",))
+@file_rule("hazard-cooperative-groups", codes=("HP507", *EMULATION_CODES))
 def cooperative_groups(ctx: Context) -> Iterator[Finding]:
     if b"cooperative_groups" not in ctx.data:  # cheap: skip the tree walk
         return
@@ -40,6 +41,12 @@ def cooperative_groups(ctx: Context) -> Iterator[Finding]:
     for match in uses:
         if text(match["scope"][0]) in scopes:
             name = text(match["name"][0])
+            node = match["use"][0]
+            polyfill = emulated(f"cooperative_groups::{name}", ctx.settings, node.start_byte,
+                                node.end_byte)
+            if polyfill is not None:
+                yield polyfill
+                continue
             yield hazard("HP507", f"cooperative groups `{name}` is not in HIP's "
                          "cooperative groups (ROCm 5.x); write it with tiles and "
                          "shuffles", match["use"][0])
