@@ -17,7 +17,7 @@ CONVERT_SECTIONS = {
         "output", "in_place", "backup", "diff", "force", "prune"),
     "Selection": ("include", "exclude"),
     "Conversion": ("launch_syntax", "unsafe_fixes", "rocm_version", "assume_cuda_version",
-                   "rules", "strict", "fast"),
+                   "polyfills", "rules", "strict", "fast"),
     "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
     "Verify (compile the result)": ("verify", "hipcc", "hipcc_arg"),
@@ -52,7 +52,7 @@ CHECK_SECTIONS = {
     "Which lines count": ("staged", "diff_base"),
     "Baseline (known debt)": ("baseline", "no_baseline", "write_baseline"),
     "Selection": ("include", "exclude", "no_build_files", "config", "rules", "rocm_version",
-                  "assume_cuda_version"),
+                  "assume_cuda_version", "polyfills"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "quiet", "color"),
 }
@@ -81,7 +81,7 @@ Exit codes:
 REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
-    "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "rules"),
+    "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "rules"),
     "Semantic mode": SEMANTIC,
 }
 

@@ -43,11 +43,12 @@ class Ledger(enum.Enum):
     ROCM_TOO_OLD = "rocm-too-old"
     DEPRECATED = "deprecated"  # converted, to a HIP API ROCm deprecates
     REVIEW = "review"  # convertible with --unsafe-fixes, after a look
+    EMULATED = "emulated"  # no HIP equivalent, but the polyfill header emulates it
 
     @property
     def converts(self) -> bool:
         """The API is (or can be) converted: the row is a caveat, not a gap."""
-        return self in (Ledger.DEPRECATED, Ledger.REVIEW)
+        return self in (Ledger.DEPRECATED, Ledger.REVIEW, Ledger.EMULATED)
 
 
 class Fixable(enum.Enum):

@@ -15,7 +15,8 @@ _DOCS = "The fallbacks, their exactness and cost are listed in docs/polyfills.md
 def _emulated(code: str, name: str, summary: str, severity: Severity, fixable: Fixable,
               explanation: str) -> Code:
     return Code(code, name, summary, severity, f"{explanation}\n\n{_DOCS}",
-                category=Category.POLYFILL, reference=True, fixable=fixable)
+                category=Category.POLYFILL, reference=True, fixable=fixable,
+                ledger=Ledger.EMULATED)
 
 
 POLYFILL_CODES = (
@@ -66,4 +67,13 @@ POLYFILL_CODES = (
          "(ROCm 5.7). Raise the target if your machines have that ROCm, or port the code by "
          f"hand.\n\n{_DOCS}",
          category=Category.POLYFILL, reference=True, ledger=Ledger.ROCM_TOO_OLD),
+    Code("HP707", "polyfill-header-included", "The polyfill header included where the file "
+         "uses an API it emulates.", Severity.INFO,
+         "A converted source that uses a CUDA API hipport emulates (HP701-HP704), or the CUDA "
+         "13 overloads of a HIP function it adds (`cudaMemPrefetchAsync` with a "
+         "`cudaMemLocation`), includes the generated `hipport_polyfills.h` after its HIP "
+         "runtime include; the header sits at the top of the folder converted and holds only "
+         "the fallbacks the tree uses. With `--strategy compat` the fallbacks go into "
+         "`hip_compat.h` instead.\n\n" + _DOCS,
+         category=Category.POLYFILL, fixable=Fixable.SAFE),
 )

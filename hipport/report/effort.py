@@ -16,7 +16,8 @@ from hipport.codes import CODES, Severity
 from hipport.config import ProjectConfig, Values
 
 # Ledger statuses, in the order reports list them.
-STATUSES = ("unsupported", "removed", "unmapped", "rocm-too-old", "deprecated", "review")
+STATUSES = ("unsupported", "removed", "unmapped", "rocm-too-old", "deprecated", "review",
+            "emulated")
 SEVERITIES = tuple(s.value for s in Severity)
 
 DEFAULT_PER_API: Mapping[str, float] = {
@@ -26,10 +27,11 @@ DEFAULT_PER_API: Mapping[str, float] = {
     "rocm-too-old": 0.25,  # raise the ROCm target or keep a fallback path
     "deprecated": 0.25,  # works today; plan its replacement
     "review": 0.1,  # check the rename's caveat once
+    "emulated": 0.1,  # read the polyfill's semantics once (docs/polyfills.md)
 }
 DEFAULT_PER_OCCURRENCE: Mapping[str, float] = {
     "unsupported": 0.1, "removed": 0.1, "unmapped": 0.05, "rocm-too-old": 0.02,
-    "deprecated": 0.02, "review": 0.02,
+    "deprecated": 0.02, "review": 0.02, "emulated": 0.01,
 }
 DEFAULT_PER_FINDING: Mapping[str, float] = {
     "error": 0.5, "warning": 0.1, "info": 0.02,

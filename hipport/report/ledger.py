@@ -25,6 +25,8 @@ ACTIONS = {
                     "fallback.",
     "review": "Rename to {hip} needs review: check the note, then convert with "
               "--unsafe-fixes or by hand.",
+    "emulated": "No HIP equivalent, emulated by hipport_polyfills.h: read the fallback's "
+                "semantics and cost in docs/polyfills.md.",
 }
 
 

@@ -46,6 +46,7 @@ class ReportRequest:
     front_end: FrontEnd = FrontEnd()
     cache: bool = True
     assume_cuda_version: str | None = None
+    polyfills: str = "safe"  # --polyfills
 
 
 def make_report(req: ReportRequest, progress: bool = False) -> Report:
@@ -55,7 +56,7 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     planned = plan(Request(
         tuple(req.paths), Mode.DRY_RUN,
         build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version,
-                       assume_cuda_version=req.assume_cuda_version),
+                       assume_cuda_version=req.assume_cuda_version, polyfills=req.polyfills),
         selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug,
         names_from_root=True))
     if req.output is not None:  # refused before any work: a report never replaces code

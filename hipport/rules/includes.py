@@ -1,12 +1,14 @@
 """`#include` targets: CUDA headers become HIP headers, without duplicates."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Role
 from hipport.rules import Context, RuleRole, file_rule
+from hipport.rules.emulation import APPLIED_CODES, EMULATION_CODES, emulated
 from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
@@ -18,8 +20,8 @@ CUDA_HEADER_PREFIXES = (
 )
 
 
-@file_rule("includes", codes=("HP302", "HP303", "HP511", "HP900", "HP901", "HP903", "HP905"),
-           role=RuleRole.REWRITE)
+@file_rule("includes", codes=("HP302", "HP303", "HP511", "HP900", "HP901", "HP903", "HP905",
+                              *EMULATION_CODES), role=RuleRole.REWRITE)
 def rewrite_includes(ctx: Context) -> Iterator[Finding]:
     seen: set[tuple[int, str]] = set()  # (conditional block, final target)
     # In file order: which of two includes is the duplicate must not depend on the
@@ -37,6 +39,17 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
         common = {"cuda_name": entry.cuda, "hip_name": entry.hip, "library": entry.library}
         note = f": {entry.note}" if entry.note else ""
         if not entry.status.converts or entry.hip is None:
+            polyfill = emulated(entry.cuda, ctx.settings, inc.start, inc.end,
+                                library=entry.library)
+            if polyfill is not None:
+                # The polyfill header provides what the header declared: the
+                # include goes (the header is included where the uses are).
+                fix = None
+                if polyfill.code in APPLIED_CODES and inc.alone_on_line:
+                    fix = Fix((Edit(inc.line_start, inc.line_end, b""),),
+                              title=f"Remove #include <{entry.cuda}>")
+                yield replace(polyfill, fix=fix)
+                continue
             code = "HP903" if entry.status is Status.REMOVED else "HP901"
             yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
                           inc.start, inc.end, None, **common, note=entry.note)

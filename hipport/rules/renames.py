@@ -14,6 +14,7 @@ from hipport.rules import Context, RuleRole, argument_rules, file_rule
 from hipport.rules.case_labels import removed_spans
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
+from hipport.rules.emulation import EMULATION_CODES, emulated
 from hipport.table.schema import Mapping, Status
 from hipport.table.versions import (
     Availability,
@@ -25,7 +26,8 @@ from hipport.table.versions import (
 
 
 @file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP411", "HP900", "HP901",
-                              "HP902", "HP903", "HP904", "HP905"), role=RuleRole.REWRITE)
+                              "HP902", "HP903", "HP904", "HP905", *EMULATION_CODES),
+           role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
     # What argument rules and removed `case` labels delete goes with them.
     deleted = _Spans(_deleted_arguments(ctx) + removed_spans(ctx))
@@ -87,6 +89,11 @@ def _finding(code: str, message: str, ref: Reference, entry: Mapping,
 def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     note = f": {entry.note}" if entry.note else ""
     if entry.status is Status.UNSUPPORTED:
+        polyfill = emulated(entry.cuda, ctx.settings, ref.start, ref.end,
+                            library=entry.library, note=entry.note)
+        if polyfill is not None:
+            yield polyfill
+            return
         yield _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
         return
     if entry.status is Status.REMOVED:

@@ -16,16 +16,20 @@ import shutil
 from pathlib import Path
 
 from hipport.api import convert_source
+from hipport.compat.strategy import CompatStrategy
+from hipport.delivery import Mode
+from hipport.pipeline import run
 from hipport.polyfills import (
     DEFAULT_HEADER,
     Exactness,
     Fallback,
     bundled_polyfills,
-    render,
 )
+from hipport.request import Request
+from hipport.rewrite import RewriteStrategy
 from hipport.settings import Settings
+from hipport.strategy import Strategy
 from hipport.table.schema import parse_version
-from tests.compat.helpers import compat_tree
 from tests.toolchain import HipOracle
 
 HERE = Path(__file__).resolve().parent
@@ -65,33 +69,44 @@ def drop_provided_includes(text: bytes, headers: set[str]) -> bytes:
     return text
 
 
+def _converted_tree(use: Path, out: Path, target: str, strategy: Strategy) -> Path:
+    """``use`` converted by the pipeline (as `hipport convert -o` does), every
+    exactness allowed, for ROCm ``target``."""
+    src = out.parent / f"{out.name}-src"
+    src.mkdir(parents=True, exist_ok=True)
+    shutil.copy(use, src / use.name)
+    settings = Settings(rocm_version=parse_version(target),
+                        polyfills=tuple(e.value for e in EVERY_EXACTNESS))
+    results = run(Request((src,), Mode.MIRROR, settings, output=out, cache=False, jobs=1,
+                          force=True, strategy=strategy)).results
+    assert not [r for r in results if r.outcome.value == "failed"], results
+    return out / use.name
+
+
 def rewrite_unit(use: Path, out: Path, names: list[str], target: str,
                  polyfill: bool = True) -> Path:
-    """``use`` converted for ROCm ``target`` in ``out``, with the header for
-    ``names`` (or, ``polyfill=False``, without it: what fails today)."""
-    out.mkdir(parents=True, exist_ok=True)
-    converted = convert_source(use.read_bytes(),
-                               Settings(rocm_version=parse_version(target))).output
-    unit = out / use.name
+    """``use`` converted for ROCm ``target`` in ``out``: by the pipeline, which
+    writes the polyfill header for what ``use`` names (``names``) and
+    includes it; or, ``polyfill=False``, without it: what fails today."""
     if polyfill:
-        (out / DEFAULT_HEADER).write_bytes(render(names, target, EVERY_EXACTNESS))
-        converted = INCLUDE + drop_provided_includes(converted, provided_headers(names))
+        unit = _converted_tree(use, out, target, RewriteStrategy())
+        text = unit.read_bytes()
+        assert INCLUDE in text, text.decode()
+        assert not provided_headers(names) & {h for h in provided_headers(names)
+                                              if h.encode() in text}
+        return unit
+    out.mkdir(parents=True, exist_ok=True)
+    converted = convert_source(use.read_bytes(), Settings(rocm_version=parse_version(target),
+                                                          polyfills=())).output
+    unit = out / use.name
     unit.write_bytes(converted)
     return unit
 
 
 def compat_unit(use: Path, out: Path, names: list[str], target: str) -> Path:
-    """``use`` converted with --strategy compat in ``out``; the polyfill
-    header is included after the compat header."""
-    src = out.parent / f"{out.name}-src"
-    src.mkdir(parents=True, exist_ok=True)
-    shutil.copy(use, src / use.name)
-    results = compat_tree(src, out, rocm_version=parse_version(target))
-    assert not [r for r in results if r.outcome.value == "failed"], results
-    (out / DEFAULT_HEADER).write_bytes(render(names, target, EVERY_EXACTNESS))
-    unit = out / use.name
-    text = unit.read_bytes()
-    compat_include = re.search(rb'^#include "hip_compat\.h"[^\n]*\n', text, re.MULTILINE)
-    assert compat_include is not None, text.decode()
-    unit.write_bytes(text[:compat_include.end()] + INCLUDE + text[compat_include.end():])
+    """``use`` converted with --strategy compat in ``out``: the fallbacks
+    inside the compat header."""
+    unit = _converted_tree(use, out, target, CompatStrategy())
+    header = (out / "hip_compat.h").read_text()
+    assert "/* polyfill " in header, header
     return unit

@@ -32,7 +32,8 @@ def test_the_ledger_and_the_conversion_rate():
     assert ledger == {"HP900": Ledger.UNMAPPED, "HP901": Ledger.UNSUPPORTED,
                       "HP902": Ledger.DEPRECATED, "HP903": Ledger.REMOVED,
                       "HP904": Ledger.REVIEW, "HP905": Ledger.ROCM_TOO_OLD,
-                      "HP705": Ledger.UNSUPPORTED, "HP706": Ledger.ROCM_TOO_OLD}
+                      "HP705": Ledger.UNSUPPORTED, "HP706": Ledger.ROCM_TOO_OLD,
+                      **{f"HP70{n}": Ledger.EMULATED for n in "1234"}}
     assert {c.code for c in CODES.values() if c.unconverted} == {"HP900", "HP901", "HP903",
                                                                 "HP905", "HP705", "HP706"}
     references = {c.code for c in CODES.values() if c.reference}

@@ -9,6 +9,7 @@ from typing import Iterator
 
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
+from hipport.rules.emulation import EMULATION_CODES, emulated
 from hipport.rules.hazards.nodes import hazard, matches, query, text
 from hipport.table.versions import Release, release_text, releases_lacking
 
@@ -34,7 +35,7 @@ _QUERY = query(f"""
 """)
 
 
-@file_rule("hazard-cooperative-groups", codes=("HP507",))
+@file_rule("hazard-cooperative-groups", codes=("HP507", *EMULATION_CODES))
 def cooperative_groups(ctx: Context) -> Iterator[Finding]:
     if b"cooperative_groups" not in ctx.data:  # cheap: skip the tree walk
         return
@@ -48,7 +49,14 @@ def cooperative_groups(ctx: Context) -> Iterator[Finding]:
     target = ctx.settings.rocm_version
     for match in uses:
         if text(match["scope"][0]) in scopes:
-            yield hazard("HP507", _gap(text(match["name"][0]), target), match["use"][0])
+            name = text(match["name"][0])
+            node = match["use"][0]
+            polyfill = emulated(f"cooperative_groups::{name}", ctx.settings, node.start_byte,
+                                node.end_byte)
+            if polyfill is not None:
+                yield polyfill
+                continue
+            yield hazard("HP507", _gap(name, target), node)
 
 
 def _gap(name: str, target: Release | None) -> str:
