@@ -59,7 +59,6 @@ target rows; with ``--baseline`` what was fixed and what broke).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -81,12 +80,13 @@ if __package__ in (None, ""):  # run as a script: benchmarks/ is not a package t
 from benchmarks.realworld import (  # noqa: E402
     CHROOT_HIPCC,
     ERROR_LINE,
-    INCLUDE,
     NVCC,
     REPO,
     SOURCE_SUFFIXES,
+    checkout_env,
     classify,
     convert,
+    files_digest,
     find_oracles,
     hip_version,
     hipport_help,
@@ -94,6 +94,7 @@ from benchmarks.realworld import (  # noqa: E402
     progress,
     run_pool,
     save_merged,
+    write_results,
 )
 
 CHROOT_BIN = CHROOT_HIPCC.parent
@@ -234,33 +235,15 @@ def target_digest(root: Path, target: Target, salt: str) -> str:
     the build files of the folders above."""
     root = root.resolve()
     folder = (root / target.folder).resolve()
-    seen: dict[Path, bytes] = {}
-    todo = [p.resolve() for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
-    todo += [p.resolve() for p in root.rglob("*.cmake") if p.is_file()]
+    starts = [p.resolve() for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+    starts += [p.resolve() for p in root.rglob("*.cmake") if p.is_file()]
     for up in [folder, *folder.parents]:
         if up != root and root not in up.parents:
             break
-        todo += [p.resolve() for p in up.iterdir() if p.is_file() and BUILD_NAME.match(p.name)]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen[path] = data = path.read_bytes()
-        if path.suffix not in SOURCE_SUFFIXES and path.suffix != ".cu":
-            continue
-        dirs = [Path(a[2:]) for a in include_dirs(root, path)]
-        for m in INCLUDE.finditer(data):
-            name = m.group(2).decode(errors="replace")
-            for d in ([path.parent] if m.group(1) == b'"' else []) + dirs:
-                cand = d / name
-                if cand.is_file() and root in cand.resolve().parents:
-                    todo.append(cand.resolve())
-                    break
-    h = hashlib.sha256(salt.encode())
-    for path in sorted(seen):
-        h.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
-        h.update(seen[path])
-    return h.hexdigest()
+        starts += [p.resolve() for p in up.iterdir() if p.is_file() and BUILD_NAME.match(p.name)]
+    return files_digest(root, starts, salt,
+                        lambda path: [Path(a[2:]) for a in include_dirs(root, path)],
+                        SOURCE_SUFFIXES)
 
 
 # ------------------------------------------------------------ building --
@@ -466,16 +449,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.summarize:
-        return write_results(args.out, json.loads(args.out.read_text()), args.baseline)
+        return write_results(args.out, json.loads(args.out.read_text()), args.baseline,
+                             markdown)
     start = time.monotonic()
     corpus: Path = args.corpus.resolve()
-    env = dict(os.environ)
-    if args.hipport is not None:
-        env["PYTHONPATH"] = str(args.hipport.resolve())
-    checkout = Path(env.get("PYTHONPATH", str(REPO)).split(os.pathsep)[0]).resolve()
-    env["PYTHONPATH"] = str(checkout)
-    rev = subprocess.run(["git", "-C", str(checkout), "log", "-1", "--format=%h %s"],
-                         capture_output=True, text=True, check=False).stdout.strip()
+    env, checkout, rev = checkout_env(args.hipport)
     if "--output" not in hipport_help(env):
         sys.exit(f"no hipport convert in {checkout}")
     cmake = args.cmake or next((str(p) for p in [Path(sys.executable).parent / "cmake"]
@@ -560,7 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seconds": round(time.monotonic() - start, 1),
         "targets": [asdict(t) for t in targets],
     }
-    return write_results(args.out, data, args.baseline)
+    return write_results(args.out, data, args.baseline, markdown)
 
 
 def counts(target: Target) -> bool:
@@ -572,16 +550,6 @@ def counts(target: Target) -> bool:
 def target_from(raw: dict[str, Any]) -> Target:
     return Target(raw["repo"], raw["path"], raw["kind"],
                   {k: (Build(**v) if v else None) for k, v in raw["results"].items()})
-
-
-def write_results(out: Path, data: dict[str, Any], baseline_path: Path | None) -> int:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(data, indent=1))
-    baseline = json.loads(baseline_path.read_text()) if baseline_path else None
-    summary = markdown(data, baseline)
-    out.with_suffix(".md").write_text(summary + "\n")
-    print(summary)
-    return 0
 
 
 # ------------------------------------------------------------- summary --
