@@ -365,7 +365,8 @@ def parse_configure(log: str, roots: Sequence[Path]) -> Build:
                 klass, symbol = name, " / ".join(g for g in found.groups() if g)
                 break
         where = relative(m.group("file") or "", roots)
-        return Build(False, False, False, 0.0, "configure", f"{line.strip()} {text}"[:400],
+        first = " ".join([line.strip(), *(s for s in block[1:] if s)])
+        return Build(False, False, False, 0.0, "configure", first[:400],
                      where, int(m.group("line") or 0), klass, symbol, 1)
     return Build(False, False, False, 0.0, "configure", "configure failed", error_class="other",
                  tail=lines[-8:])

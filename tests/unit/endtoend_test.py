@@ -49,6 +49,8 @@ def test_configure_errors_are_classed_with_their_file_and_line(tmp_path: Path) -
     assert (got.configured, got.phase, got.error_file, got.error_line, got.error_class,
             got.symbol) == (False, "configure", "cmake/ex.cmake", 23, "cmake: unknown target",
                             "roc::hipblas")
+    assert got.first_error.startswith(f"CMake Error at {tmp_path}/cmake/ex.cmake:23")
+    assert got.first_error.count("links to:") == 1
     threads = parse_configure(
         "CMake Error at /usr/share/cmake-4.3/Modules/FindThreads.cmake:66 (message):\n"
         "  FindThreads only works if either C or CXX language is enabled\n", [tmp_path])
