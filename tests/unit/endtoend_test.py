@@ -55,6 +55,11 @@ def test_configure_errors_are_classed_with_their_file_and_line(tmp_path: Path) -
         "CMake Error at /usr/share/cmake-4.3/Modules/FindThreads.cmake:66 (message):\n"
         "  FindThreads only works if either C or CXX language is enabled\n", [tmp_path])
     assert threads.error_class == "cmake: FindThreads without C/CXX"
+    language = parse_configure('CMake Error: Cannot determine link language for target "x".\n'
+                               "CMake Error: CMake can not determine linker language for "
+                               "target: x\n", [tmp_path])
+    assert (language.error_class, language.first_error) == (
+        "cmake: no link language", 'CMake Error: Cannot determine link language for target "x".')
     assert parse_configure("nothing useful\n", [tmp_path]).error_class == "other"
 
 
