@@ -127,6 +127,7 @@ BUILD_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("unsupported GPU architecture", r"[Uu]nsupported gpu architecture '([^']+)'"
                                          r"|invalid offload arch|unsupported CUDA gpu "
                                          r"architecture"),
+        ("wrong argument count", r"too (?:many|few) arguments to function [‘'`]([^’']+)[’']"),
         ("no member", r"class \"([^\"]+)\" has no member \"([^\"]+)\""),
         ("make: no rule", r"No rule to make target '([^']+)'"),
         ("missing tool", r"(\S+): (?:command )?not found|No such file or directory.*execvp"),

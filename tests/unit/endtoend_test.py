@@ -82,6 +82,9 @@ def test_a_build_that_fails_only_at_the_link_compiled(tmp_path: Path) -> None:
     option = parse_build("clang++: error: unknown argument: '-gencode'\n", [tmp_path], False)
     assert (option.compiled, option.error_class, option.symbol, option.error_file) == (
         False, "unsupported option", "-gencode", "")
+    gcc = parse_build(f"{tmp_path}/s/x.c:128:21: error: too few arguments to function "
+                      "‘hipsparseSpSM_solve’; expected 11, have 10\n", [tmp_path], False)
+    assert (gcc.error_class, gcc.symbol) == ("wrong argument count", "hipsparseSpSM_solve")
     assert parse_build("", [tmp_path], True).built
 
 
