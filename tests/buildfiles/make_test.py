@@ -74,6 +74,14 @@ def convert(text: str):
                  "HIPCC := hipcc -O2\nRDC := -fgpu-rdc\nk.o: k.cu\n\t$(HIPCC) $(RDC) -c k.cu\n"
                  "app: k.o\n\tcd out && $(HIPCC) -fgpu-rdc ../k.o -o app\n",
                  id="rdc-link-flags-through-variables"),
+    pytest.param("$(foreach sm, ${SMS}, $(eval GENCODE_FLAGS += -gencode "
+                 "arch=compute_$(sm),code=sm_$(sm)))\n",
+                 "GENCODE_FLAGS += --offload-arch=gfx90a --offload-arch=gfx942\n",
+                 id="architecture-loop"),
+    pytest.param("$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += -gencode=arch=compute_$(sm),"
+                 "code=[compute_$(sm),sm_$(sm)]))\n",
+                 "GENCODE_FLAGS += --offload-arch=gfx90a --offload-arch=gfx942\n",
+                 id="architecture-loop-with-ptx"),
 ])
 def test_make_fixes(before: str, after: str):
     result = convert(before)
@@ -93,6 +101,8 @@ def test_make_fixes(before: str, after: str):
     pytest.param("MY_CUDA_PATH ?= /usr/local/cuda-tools\n", id="toolkit-root-look-alike"),
     pytest.param("F = -fgpu-rdc\nk.o: k.cu\n\thipcc $(F) -c k.cu\napp: k.o\n"
                  "\thipcc $(F) k.o -o app\n", id="rdc-link-already-hip"),
+    pytest.param("$(foreach f,$(FILES),$(eval OBJS += $(f).o))\n", id="other-loop"),
+    pytest.param("$(foreach sm,$(SMS),$(eval SM_LIST += $(sm)))\n", id="loop-without-flags"),
 ])
 def test_make_noop(text: str):
     result = convert(text)

@@ -28,6 +28,8 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
         handler = _HANDLERS.get(cmd.lname)
         if handler is not None:
             handler(p, cmd)
+        elif cmd.lname not in N.NOT_SOURCE_COMMANDS:  # a function of the project's, say
+            _target(p, cmd)
         elif cmd.lname in N.LEGACY_MANUAL:
             p.report("HP653", f"{cmd.name}: FindCUDA compilation step with no HIP "
                      "counterpart; port by hand", cmd.start, cmd.end)
@@ -39,7 +41,7 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
     for cmd in commands:
         if cmd.lname == "cmake_minimum_required":
             _minimum_version(p, cmd)
-    _insert_find_packages(p)
+    _insert_find_packages(p, commands)
     return p.findings
 
 
@@ -157,14 +159,16 @@ def _find_package(p: CMakePass, cmd: Command) -> None:
         p.found_packages.add("hip")
 
 
-def _insert_find_packages(p: CMakePass) -> None:
+def _insert_find_packages(p: CMakePass, commands: list[Command]) -> None:
     """find_package for what the converted file uses: the ROCm libraries, and
     hip itself for hip::host when no find_package(CUDAToolkit) became it.
     They go after the toolkit's find_package, else after the converted
-    project()/enable_language()."""
+    project()/enable_language(), else (a module included by others, a
+    function adding the targets) just before the first command using them:
+    imported targets are visible in the whole directory."""
     needed: dict[str, int] = {}
     if p.needs_hip and "hip" not in p.found_packages:
-        needed["hip"] = p.language_end or 0
+        needed["hip"] = p.host_use if p.host_use is not None else (p.language_end or 0)
     for lib, at in p.libraries.items():
         if lib.extra_package and lib.extra_package not in p.found_packages:
             needed.setdefault(lib.extra_package, at)
@@ -176,15 +180,30 @@ def _insert_find_packages(p: CMakePass) -> None:
     elif p.language_end is not None:
         at, prefix, required = p.language_end, indent(p.text, p.language_end), True
     else:
-        for package, where in needed.items():
-            p.report("HP654", f"needs find_package({package}), but the CUDA toolkit is not "
-                     "found in this file; add it where it is", where, where)
+        _find_before_use(p, commands, needed)
         return
     suffix = " REQUIRED" if required else ""
     order = sorted(needed, key=lambda name: (name != "hip", name))  # hip first
     lines = "".join(f"\n{prefix}find_package({pkg}{suffix})" for pkg in order)
     p.edit("HP604", "find_package for the ROCm libraries used: " + ", ".join(order),
            at, at, lines)
+
+
+def _find_before_use(p: CMakePass, commands: list[Command], needed: dict[str, int]) -> None:
+    by_command: dict[int, list[str]] = {}
+    for package, at in needed.items():
+        cmd = next((c for c in commands if c.start <= at <= c.end), None)
+        if cmd is None:
+            p.report("HP654", f"needs find_package({package}), but the CUDA toolkit is not "
+                     "found in this file; add it where it is", at, at)
+            continue
+        by_command.setdefault(cmd.start, []).append(package)
+    for start, packages in by_command.items():
+        prefix = indent(p.text, start)
+        order = sorted(packages, key=lambda name: (name != "hip", name))
+        lines = "".join(f"find_package({pkg} REQUIRED)\n{prefix}" for pkg in order)
+        p.edit("HP604", "find_package for the ROCm libraries used here: " + ", ".join(order),
+               start, start, lines, claim=False)
 
 
 # ---------------------------------------------------------------- targets --
@@ -205,7 +224,8 @@ def _target(p: CMakePass, cmd: Command) -> None:
     for w in words[1:]:
         if w.kind is ArgKind.BRACKET:
             continue
-        if w.value.endswith(".cu") and "$" not in w.value:
+        if w.value.endswith(".cu") and "$<" not in w.value:
+            # (a ${VAR} in the name is expanded where the property is set too)
             sources.append(w.text)
         elif w.value.startswith("${") and w.value.endswith("}"):
             sources.extend(p.cu_variables.get(w.value[2:-1], []))
@@ -252,6 +272,8 @@ def _host_runtime(p: CMakePass, cmd: Command) -> list[tuple[str, str, str]]:
         return []
     p.host_linked.add(target)
     p.needs_hip = True
+    if p.host_use is None:
+        p.host_use = cmd.start
     scope = " PRIVATE" if p.link_keywords.get(target, True) else ""
     shown = ", ".join(cxx[:3]) + (", ..." if len(cxx) > 3 else "")
     return [("HP615", f"{target}: its C/C++ sources ({shown}) compile as C/C++, without the "

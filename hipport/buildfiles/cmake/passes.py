@@ -34,6 +34,7 @@ class CMakePass:
     # where a converted project()/enable_language() ends (find_package(hip) goes there)
     language_end: int | None = None
     needs_hip: bool = False  # a target gets hip::host: find_package(hip) is needed
+    host_use: int | None = None  # the first target command that gets hip::host
 
     def edit(self, code: str, message: str, start: int, end: int, text: str,
              claim: bool = True) -> None:

@@ -60,6 +60,11 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             claimed = _flags(text, words, options, nvcc, findings)
             if not nvcc:
                 findings += _host_platform(text, words)
+        elif line.kind is LineKind.OTHER:
+            loop = _arch_loop(text, line, options)
+            if loop is not None:
+                findings.append(loop)
+                continue
         elif line.kind is LineKind.DIRECTIVE:
             words = list(split_words(text, line.start, line.content_end))
             if len(words) > 1 and words[0].text in _NAME_DIRECTIVES:
@@ -88,6 +93,26 @@ def _host_platform(text: str, words: list[Word]) -> list[Finding]:
                           f"{PLATFORM_FLAG} with HIP's include path", w.end, w.end,
                           " " + PLATFORM_FLAG)]
     return []
+
+
+# `$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += -gencode arch=compute_$(sm),code=sm_$(sm)))`:
+# NVIDIA's Makefiles build their architecture flags one GPU at a time.
+_ARCH_LOOP = re.compile(
+    r"\$[({]foreach\s+(?P<var>\w+)\s*,[^,]*,\s*\$[({]eval\s+(?P<name>\w+)\s*(?P<op>[+:?]?=)\s*"
+    r"(?:-gencode|--generate-code|-arch|--gpu-architecture)[ =]\s*"
+    r"(?:[^()${}]|\$[({]\w+[)}])*\$[({](?P=var)[)}](?:[^()${}]|\$[({]\w+[)}])*"
+    r"\)\s*\)\s*")
+
+
+def _arch_loop(text: str, line: MakeLine, options: Settings) -> Finding | None:
+    """Such a loop becomes the one assignment of the AMD targets."""
+    found = _ARCH_LOOP.fullmatch(text, line.start, line.content_end)
+    if found is None:
+        return None
+    flags = " ".join(f"--offload-arch={arch}" for arch in options.offload_arch)
+    new = f"{found['name']} {found['op']} {flags}"
+    return _edit("HP603", f"nvcc architecture loop -> {flags}", line.start, line.content_end,
+                 new)
 
 
 def _recipe_end(text: str, line: MakeLine) -> int:
