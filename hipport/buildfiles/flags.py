@@ -52,6 +52,9 @@ DROPPED_WITH_VALUE = frozenset({
     "--fatbin-options", "-Xcudafe", "-ccbin", "--compiler-bindir", "-cudart", "--cudart",
 })
 HOST_COMPILER_OPTIONS = frozenset({"-Xcompiler", "--compiler-options"})
+# Host-compiler flags GCC takes and Clang does not (-Xcompiler unwrapped):
+# GCC hands -export-dynamic to the linker, Clang rejects it.
+HOST_TRANSLATED = {"-export-dynamic": "-rdynamic"}
 ARCH_OPTIONS = frozenset({"-arch", "--gpu-architecture", "-gencode", "--generate-code",
                           "-code", "--gpu-code"})
 _ARCH_VALUE_PREFIXES = ("sm_", "compute_", "arch=", "lto_")
@@ -143,7 +146,7 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
                 act = _Action(i, last, "HP650", f"{option} with a quoted value: pass the host "
                               "flags to hipcc directly", None, report_only=True)
             else:
-                flags = " ".join(p for p in value.split(",") if p)
+                flags = " ".join(HOST_TRANSLATED.get(p, p) for p in value.split(",") if p)
                 act = _Action(i, last, "HP610", f"{option} {value} -> {flags}", flags or None)
         elif v := _value(words, i, DROPPED_WITH_VALUE):
             option, value, last = v

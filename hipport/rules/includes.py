@@ -103,6 +103,9 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
         return
     finals = sorted(((inc.start, _final_header(ctx, inc.target)) for inc in ctx.analysis.includes))
     why = _needs_runtime(ctx)
+    # Kernel code needs the whole runtime (blockIdx, __syncthreads):
+    # <hip/hip_runtime_api.h>, which <cuda_runtime_api.h> becomes, is not enough.
+    enough = {FULL_RUNTIME} if ctx.analysis.device_syntax else RUNTIME_HEADERS
     groups = next((start for start, final in finals if final == COOPERATIVE_GROUPS), None)
     if groups is not None:
         # HIP 5.x's hip_cooperative_groups.h uses hipBlockDim_z & co. without
@@ -111,7 +114,7 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
                 or at > groups:
             return
         why = why or "<hip/hip_cooperative_groups.h> (HIP 5.x needs hip_runtime.h before it)"
-    elif why is None or any(final in RUNTIME_HEADERS for _, final in finals):
+    elif why is None or any(final in enough for _, final in finals):
         return
     newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
     fix = Fix((Edit(at, at, b"#include <hip/hip_runtime.h>" + newline),),

@@ -97,8 +97,20 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "k.cu PROPERTIES LANGUAGE HIP)\n", id="legacy-cuda-add-executable"),
     pytest.param("include_directories(${CUDA_INCLUDE_DIRS})\n"
                  "target_link_libraries(t ${CUDA_LIBRARIES})\n",
-                 "include_directories(${hip_INCLUDE_DIRS})\ntarget_link_libraries(t hip::host)\n",
-                 id="legacy-variables"),
+                 "include_directories(${hip_INCLUDE_DIRS})\nfind_package(hip REQUIRED)\n"
+                 "target_link_libraries(t hip::host)\n", id="legacy-variables"),
+    pytest.param("project(a C CXX CUDA)\nadd_executable(s s.c)\n"
+                 "target_link_libraries(s PUBLIC cudart cusparse)\n",
+                 "project(a C CXX HIP)\nfind_package(hip REQUIRED)\nfind_package(hipsparse "
+                 "REQUIRED)\nadd_executable(s s.c)\n"
+                 "target_link_libraries(s PUBLIC hip::host roc::hipsparse)\n",
+                 id="bare-runtime-name-needs-hip-package"),
+    pytest.param("project(p CUDA)\naux_source_directory(src SRC)\nadd_executable(p ${SRC})\n",
+                 "project(p CXX HIP)\naux_source_directory(src SRC)\n"
+                 'file(GLOB SRC_HIPPORT_CU "src/*.cu")\n'
+                 "set_source_files_properties(${SRC_HIPPORT_CU} PROPERTIES LANGUAGE HIP)\n"
+                 "list(APPEND SRC ${SRC_HIPPORT_CU})\nadd_executable(p ${SRC})\n",
+                 id="aux-source-directory"),
     pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\n",
                  "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-gline-tables-only>)"
                  "\n", id="genex-language-and-flag"),

@@ -82,6 +82,8 @@ def convert(text: str):
                  "code=[compute_$(sm),sm_$(sm)]))\n",
                  "GENCODE_FLAGS += --offload-arch=gfx90a --offload-arch=gfx942\n",
                  id="architecture-loop-with-ptx"),
+    pytest.param("x: x.cu\n\tnvcc -Xcompiler -export-dynamic -o x x.cu\n",
+                 "x: x.cu\n\thipcc -rdynamic -o x x.cu\n", id="host-export-dynamic"),
 ])
 def test_make_fixes(before: str, after: str):
     result = convert(before)

@@ -15,7 +15,7 @@ from hipport.buildfiles.cmake.passes import CMakePass, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
-from hipport.buildfiles.libraries import BY_LINK_NAME, PACKAGES
+from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, PACKAGES
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.settings import Settings
@@ -61,7 +61,7 @@ def _survey(p: CMakePass, commands: list[Command]) -> None:
             target = words[0].text
             p.link_keywords[target] = p.link_keywords.get(target, False) or any(
                 w.value in N.LINK_SCOPES for w in words[1:])
-            if any(w.value in _HOST_TARGETS for w in words[1:]):
+            if any(_is_host_runtime(w.value) for w in words[1:]):
                 p.host_linked.add(target)
         elif cmd.lname == "set_source_files_properties":
             values = [w.value for w in words]
@@ -170,8 +170,9 @@ def _insert_find_packages(p: CMakePass, commands: list[Command]) -> None:
     if p.needs_hip and "hip" not in p.found_packages:
         needed["hip"] = p.host_use if p.host_use is not None else (p.language_end or 0)
     for lib, at in p.libraries.items():
-        if lib.extra_package and lib.extra_package not in p.found_packages:
-            needed.setdefault(lib.extra_package, at)
+        # (hip::host comes from find_package(hip) too: `cudart` became it)
+        if lib.cmake_package and lib.cmake_package not in p.found_packages:
+            needed.setdefault(lib.cmake_package, at)
     if not needed:
         return
     if p.toolkit_finds:
@@ -254,6 +255,12 @@ _HOST_TARGETS = frozenset({"hip::host", "hip::device", "CUDA::cudart", "CUDA::cu
                            "CUDA::cuda_driver"})
 
 
+def _is_host_runtime(name: str) -> bool:
+    """A link item that is (or becomes) HIP's runtime: hip::host, cudart, CUDA::cudart."""
+    lib = BY_LINK_NAME.get(name) or BY_TARGET.get(name)
+    return name in _HOST_TARGETS or (lib is not None and lib.key == "hip")
+
+
 def _is_cxx_source(name: str) -> bool:
     return name.endswith(_CXX_SUFFIXES) and "$" not in name
 
@@ -319,6 +326,26 @@ def _set(p: CMakePass, cmd: Command) -> None:
         flag_arguments(p, cmd, values, nvcc=True)
 
 
+def _aux_sources(p: CMakePass, cmd: Command) -> None:
+    """aux_source_directory collects the sources of the enabled languages:
+    with CUDA it took the folder's .cu files, with HIP (whose sources are
+    .hip) it takes none.  They are added to the list, as HIP."""
+    words = cmd.words
+    if len(words) != 2 or not (p.language_converted or p.toolkit_finds):
+        return
+    folder, variable = words[0].value, words[1].value
+    if "$<" in folder or not variable.isidentifier():
+        return
+    name = f"{variable}_HIPPORT_CU"
+    ind = indent(p.text, cmd.start)
+    lines = (f'\n{ind}file(GLOB {name} "{folder}/*.cu")'
+             f"\n{ind}set_source_files_properties(${{{name}}} PROPERTIES LANGUAGE HIP)"
+             f"\n{ind}list(APPEND {variable} ${{{name}}})")
+    p.edit("HP606", f"{cmd.name}: the folder's .cu files added to {variable}, compiled as HIP "
+           "(HIP's sources are .hip: the command no longer collects them)", cmd.end, cmd.end,
+           lines)
+
+
 _HANDLERS = {
     "project": _languages,
     "enable_language": _languages,
@@ -331,6 +358,7 @@ _HANDLERS = {
     "set_property": properties,
     "set_source_files_properties": properties,
     "target_link_libraries": unknown_libraries,
+    "aux_source_directory": _aux_sources,
     "link_libraries": unknown_libraries,
     **{name: _target for name in N.TARGET_COMMANDS},
     "cuda_include_directories": _target,

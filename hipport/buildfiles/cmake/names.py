@@ -93,4 +93,5 @@ NOT_SOURCE_COMMANDS = frozenset({
     "project", "enable_language", "find_package", "cmake_minimum_required",
     "set_target_properties", "add_dependencies", "include_directories", "add_definitions",
     "add_compile_definitions", "add_compile_options", "link_libraries", "unset", "mark_as_advanced",
+    "aux_source_directory",
 })
