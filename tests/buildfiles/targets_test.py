@@ -5,14 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hipport.buildfiles import system_named
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
+from tests.trees import write_tree
 
 
 def targets(root: Path, build_file: str) -> dict[str, tuple[list[str], bool]]:
@@ -27,7 +20,7 @@ def targets(root: Path, build_file: str) -> dict[str, tuple[list[str], bool]]:
 def test_cmake_targets_through_functions_includes_and_subdirectories(tmp_path):
     """A sample shaped like NVIDIA's library samples: the target is made by a
     function of an included module, its source passed through a variable."""
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "cmake/example.cmake": "function(add_example NAME SOURCES)\n"
                                "  add_executable(${NAME} ${SOURCES})\nendfunction()\n",
         "app/CMakeLists.txt": "project(p LANGUAGES CXX CUDA)\nset(ROUTINE amin)\n"
@@ -53,7 +46,7 @@ def test_cmake_targets_through_functions_includes_and_subdirectories(tmp_path):
 
 
 def test_cmake_aux_source_directory_and_findcuda_commands(tmp_path):
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "CMakeLists.txt": "aux_source_directory(${PROJECT_SOURCE_DIR}/src SRC)\n"
                           "add_executable(sgemm sgemm.cu ${SRC})\n"
                           "cuda_add_executable(old old.cu OPTIONS -G)\n"
@@ -65,13 +58,13 @@ def test_cmake_aux_source_directory_and_findcuda_commands(tmp_path):
 
 
 def test_a_cmake_source_list_only_cmake_computes_is_incomplete(tmp_path):
-    root = write(tmp_path, {"CMakeLists.txt": "add_executable(app main.cu ${FROM_OUTSIDE})\n",
+    root = write_tree(tmp_path, {"CMakeLists.txt": "add_executable(app main.cu ${FROM_OUTSIDE})\n",
                             "main.cu": ""})
     assert targets(root, "CMakeLists.txt") == {"app": (["main.cu"], False)}
 
 
 def test_makefile_sources_objects_wildcards_and_pattern_stems(tmp_path):
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "Makefile": "SRC = $(wildcard k*.cu)\nOBJ = $(SRC:.cu=.o) host.o\n"
                     "TARGETS = scan\n%: %.cu\n\tnvcc $< -o $@\n"
                     "all: $(TARGETS) app\napp: $(OBJ)\n\tnvcc $^ -o $@\n"
@@ -83,13 +76,13 @@ def test_makefile_sources_objects_wildcards_and_pattern_stems(tmp_path):
 
 
 def test_a_makefile_that_names_no_source_is_incomplete(tmp_path):
-    root = write(tmp_path, {"Makefile": "all:\n\tcmake -B build && $(MAKE) -C build\n",
+    root = write_tree(tmp_path, {"Makefile": "all:\n\tcmake -B build && $(MAKE) -C build\n",
                             "main.cu": ""})
     assert targets(root, "Makefile") == {tmp_path.name: ([], False)}
 
 
 def test_makefile_include_and_include_paths(tmp_path):
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "common.mk": "INC = -I../shared\n",
         "app/Makefile": "include ../common.mk\nall: main.o\n\tnvcc $(INC) main.o -o app\n",
         "app/main.cu": "", "shared/s.h": "",

@@ -6,14 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hipport.report.reach import build_reach
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
+from tests.trees import write_tree
 
 
 def reached(root: Path) -> list[str] | None:
@@ -38,7 +31,7 @@ SAMPLE = {
 
 
 def test_targets_and_their_include_closure(tmp_path):
-    root = write(tmp_path, SAMPLE)
+    root = write_tree(tmp_path, SAMPLE)
     assert reached(root) == ["app/CMakeLists.txt", "app/local.h", "app/main.cu",
                              "utils/detail.h", "utils/helper.h"]
     reach = build_reach([root])
@@ -47,27 +40,27 @@ def test_targets_and_their_include_closure(tmp_path):
 
 
 def test_angle_brackets_are_not_looked_up_beside_the_includer(tmp_path):
-    root = write(tmp_path, {"Makefile": "all: main.o\n\tnvcc main.o\n",
+    root = write_tree(tmp_path, {"Makefile": "all: main.o\n\tnvcc main.o\n",
                             "main.cu": "#include <near.h>\n", "near.h": ""})
     assert reached(root) == ["Makefile", "main.cu"]
 
 
 def test_without_build_files_every_file_counts(tmp_path):
-    root = write(tmp_path, {"a.cu": "", "b.cuh": ""})
+    root = write_tree(tmp_path, {"a.cu": "", "b.cuh": ""})
     reach = build_reach([root])
     assert reach.built is None and reach.reaches(root / "a.cu")
     assert "covers every file" in reach.basis
 
 
 def test_a_build_file_hipport_cannot_read_whole_takes_its_folder(tmp_path):
-    root = write(tmp_path, {"tool/Makefile": "all:\n\t./configure && $(MAKE)\n",
+    root = write_tree(tmp_path, {"tool/Makefile": "all:\n\t./configure && $(MAKE)\n",
                             "tool/src/x.cu": "", "other/y.cu": "",
                             "app/Makefile": "all: app.o\n", "app/app.cu": ""})
     assert reached(root) == ["app/Makefile", "app/app.cu", "tool/Makefile", "tool/src/x.cu"]
 
 
 def test_a_compile_database_names_the_units(tmp_path):
-    root = write(tmp_path, {"src/a.cu": '#include "a.h"\n', "src/a.h": "", "src/b.cu": "",
+    root = write_tree(tmp_path, {"src/a.cu": '#include "a.h"\n', "src/a.h": "", "src/b.cu": "",
                             "CMakeLists.txt": "add_executable(x src/a.cu src/b.cu)\n"})
     (root / "compile_commands.json").write_text(
         f'[{{"directory": "{root}", "file": "src/a.cu", "command": "nvcc -c src/a.cu"}}]')
@@ -76,7 +69,7 @@ def test_a_compile_database_names_the_units(tmp_path):
 
 
 def test_a_file_named_on_its_own_always_counts(tmp_path):
-    root = write(tmp_path, SAMPLE)
+    root = write_tree(tmp_path, SAMPLE)
     stray = (root / "app" / "stray.cu").resolve()
     assert build_reach([stray]).reaches(stray)
     both = build_reach([root, stray])
