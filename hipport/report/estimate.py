@@ -161,10 +161,13 @@ def _stage(code: str, work: Work) -> str:
 
 def _build_error_lines(model: EffortModel, outcome: BuildOutcome) -> list[EffortLine]:
     causes: dict[tuple[str, str], list[str]] = {}
-    for error in outcome.errors:
+    seen: set[str] = set()  # one cause per place: the host and device passes of a
+    for error in outcome.errors:  # unit word the same problem differently
+        if error.where and error.where in seen:
+            continue
+        seen.add(error.where)
         places = causes.setdefault((error.stage, error.cause), [])
-        if error.where not in places:
-            places.append(error.where)
+        places.append(error.where)
     lines = []
     for (stage, cause), places in causes.items():
         named = [p for p in places if p]
