@@ -198,14 +198,18 @@ def _line(model: EffortModel, item: str, quantity: int, basis: str, days: float,
 def estimate(model: EffortModel, ledger: Sequence[LedgerRow], groups: Iterable[Group],
              changed_files: Sequence[str], outcome: BuildOutcome | None = None,
              converted_refs: int = 0) -> Effort:
+    detail = ("static: from hipport's findings in the files the build reaches, without "
+              "compiling")
+    if outcome is not None and not (outcome.passed or outcome.failed or outcome.errors
+                                    or outcome.build_files):
+        detail = f"static: the build judged nothing ({outcome.how})"
+        outcome = None
     lines = tuple(estimate_lines(model, ledger, groups, changed_files, outcome, converted_refs))
     subtotal = sum(line.days for line in lines)
     grow = 1 + model.contingency
-    if outcome is None:
-        basis, detail = "static", ("static: from hipport's findings in the files the build "
-                                   "reaches, without compiling")
-    else:
-        basis, detail = "built", f"built: {outcome.how}"
+    basis = "static" if outcome is None else "built"
+    if outcome is not None:
+        detail = f"built: {outcome.how}"
     return Effort(lines, subtotal, model.contingency, subtotal * grow, tuple(model.assumptions()),
                   sum(line.low for line in lines) * grow, sum(line.high for line in lines) * grow,
                   basis, detail)

@@ -163,3 +163,11 @@ def test_verify_needs_a_builder(tmp_path):
 
     with pytest.raises(UsageError, match="builder"):
         make_report(ReportRequest((write_tree(tmp_path, {"a.cu": ""}),), verify=True))
+
+
+def test_a_build_that_judged_nothing_leaves_the_static_basis(tmp_path):
+    root = write_tree(tmp_path, {"k.cu": "void f() { cudaInitDevice(0, 0, 0); }\n"})
+    r = report(root, verify=True, builder=lambda *_: BuildOutcome("0 of 0 units compile"))
+    assert r.effort.basis == "static"
+    assert r.effort.basis_detail == "static: the build judged nothing (0 of 0 units compile)"
+    assert "cudaInitDevice: unsupported API" in {line.item for line in r.effort.lines}
