@@ -31,27 +31,27 @@ SEVERITIES = tuple(s.value for s in Severity)
 
 # Fitted on the hand-ported corpus (docs/effort.md, benchmarks/effort_calibration.py).
 DEFAULT_PER_API: Mapping[str, float] = {
-    "unsupported": 0.25,  # replace or drop it, once per API
-    "removed": 0.25,  # move to the CUDA API that replaced it, then port that
-    "unmapped": 0.1,  # find out what it is; often a project or third-party name
-    "rocm-too-old": 0.1,  # raise the ROCm target or keep a fallback path
+    "unsupported": 0.1,  # replace or drop it, once per API
+    "removed": 0.1,  # move to the CUDA API that replaced it, then port that
+    "unmapped": 0.05,  # find out what it is; often a project or third-party name
+    "rocm-too-old": 0.05,  # raise the ROCm target or keep a fallback path
     "deprecated": 0.02,  # works today; plan its replacement
     "review": 0.02,  # check the rename's caveat once
 }
 DEFAULT_PER_OCCURRENCE: Mapping[str, float] = {
-    "unsupported": 0.02, "removed": 0.02, "unmapped": 0.01, "rocm-too-old": 0.01,
+    "unsupported": 0.01, "removed": 0.01, "unmapped": 0.005, "rocm-too-old": 0.005,
     "deprecated": 0.0, "review": 0.0,
 }
 DEFAULT_PER_FINDING: Mapping[str, float] = {
-    "error": 0.25, "warning": 0.05, "info": 0.01,
-    "HP502": 0.5,  # device-side launch: the kernel has to be split
-    "HP420": 0.25,  # inline PTX: rewrite with intrinsics
+    "error": 0.1, "warning": 0.03, "info": 0.01,
+    "HP502": 0.25,  # device-side launch: the kernel has to be split
+    "HP420": 0.1,  # inline PTX: rewrite with intrinsics
 }
 DEFAULTS = {
     "per-converted-file": 0.02,  # look at each changed file, build and test it once
     "per-converted-reference": 0.0,  # review is billed per file, not per reference
-    "per-build-error": 0.2,  # --verify: one cause of the build's errors
-    "per-build-error-location": 0.02,  # ... each further place it is reported
+    "per-build-error": 0.12,  # --verify: one cause of the build's errors
+    "per-build-error-location": 0.01,  # ... each further place it is reported
     "contingency": 0.0,
     "high-priority": 1.0,  # a ledger row costing this many days or more is "high"
     "medium-priority": 0.25,
