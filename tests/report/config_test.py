@@ -132,3 +132,26 @@ def test_the_range_is_configured_per_kind(tmp_path):
     model = model_from(tmp_path, "[report.effort.range]\nblocker-high = 4\nreview-low = 1\n")
     assert model.bounds(1.0, blocker=True) == (0.5, 4.0)
     assert model.bounds(1.0, blocker=False) == (1.0, 2.0)
+
+
+def test_docs_state_the_defaults():
+    """docs/report.md's table of defaults is the model's."""
+    import re
+
+    from tests.conftest import REPO
+
+    text = (REPO / "docs" / "report.md").read_text()
+    rows = dict(re.findall(r"^\| `([^`]+)`(?: / `[^`]+`)?(?: / `[^`]+`)? \| ([\d. /]+) \|", text,
+                           re.MULTILINE))
+    model = EffortModel()
+    for status in ("unsupported", "removed", "unmapped", "rocm-too-old", "deprecated", "review"):
+        assert rows[f"per-api.{status}"] == \
+            f"{model.per_api[status]:g} / {model.per_occurrence[status]:g}", status
+    assert rows["per-finding.error"] == " / ".join(
+        f"{model.per_finding[k]:g}" for k in ("error", "warning", "info"))
+    assert rows["per-finding.HP502"] == f"{model.per_finding['HP502']:g}"
+    assert rows["per-converted-file"] == f"{model.per_converted_file:g}"
+    assert rows["per-build-error"] == \
+        f"{model.per_build_error:g} / {model.per_build_error_location:g}"
+    assert rows["range.blocker-low"] == \
+        f"{model.range['blocker-low']:g} / {model.range['blocker-high']:g}"
