@@ -75,3 +75,13 @@ def test_a_file_named_on_its_own_always_counts(tmp_path):
     both = build_reach([root, stray])
     assert both.built is not None and stray in both.built
     assert not build_reach([root]).reaches(stray)
+
+
+def test_a_build_file_that_cannot_be_read_takes_its_folder(tmp_path):
+    """Billing nothing because hipport could not read the build file would
+    hide the work: its folder counts whole."""
+    root = write_tree(tmp_path, {"app/CMakeLists.txt": "add_executable(app main.cu\n",
+                                 "app/main.cu": "", "app/src/k.cu": "", "other/x.cu": "",
+                                 "lib/Makefile": "all: lib.o\n", "lib/lib.cu": ""})
+    assert reached(root) == ["app/CMakeLists.txt", "app/main.cu", "app/src/k.cu",
+                             "lib/Makefile", "lib/lib.cu"]

@@ -290,8 +290,16 @@ def _glob(args: list[str], source_dir: Path, recursive: bool) -> list[Path]:
     return found
 
 
-def cmake_targets(path: Path, top: Path) -> BuildTargets:
-    """The targets of the project whose CMakeLists.txt is ``path``."""
+def cmake_targets(path: Path, top: Path) -> BuildTargets | None:
+    """The targets of the project whose CMakeLists.txt is ``path``; None when
+    it cannot be read as CMake (then nothing can be said of its folder)."""
+    text = read_text(path)
+    try:
+        lex_cmake(text or "")
+    except CMakeSyntaxError:
+        return None
+    if text is None:
+        return None
     folder = path.parent
     variables = {"CMAKE_SOURCE_DIR": str(folder), "CMAKE_CURRENT_SOURCE_DIR": str(folder),
                  "PROJECT_SOURCE_DIR": str(folder)}

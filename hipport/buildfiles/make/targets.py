@@ -201,8 +201,11 @@ def _patsubst(pattern: str, replacement: str, word: str) -> str:
     return word
 
 
-def make_targets(path: Path) -> BuildTargets:
-    """The sources the Makefile ``path`` builds, as one target."""
+def make_targets(path: Path) -> BuildTargets | None:
+    """The sources the Makefile ``path`` builds, as one target; None when it
+    cannot be read."""
+    if read_text(path) is None:
+        return None
     makefile = _Makefile(path.parent)
     makefile.load(path)
     sources = makefile.sources()
