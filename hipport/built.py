@@ -63,5 +63,14 @@ def _relative(path: Path, root: Path) -> str | None:
         return None
 
 
-# The one line to change when `hipport verify --build` lands: its adapter.
+# The one line to change when `hipport verify --build` lands: BUILD = its
+# adapter, a function (converted tree, jobs, timeout) -> BuildOutcome that
+# configures and builds the converted tree with its own build files and
+# returns every failure as a BuildError (stage "configure", "compile" or
+# "link"; path relative to the converted tree, None for a link or driver
+# error; line; message), ``failed``/``passed`` the files of the targets that
+# failed/built, and ``build_files=True`` once configuring succeeded (the
+# build-file findings are then judged by the build, not billed from the
+# findings).  benchmarks/effort_calibration.py's ``logged_build`` does the
+# same from endtoend.py's logs: the figures of docs/effort.md's "own build".
 BUILD = units_build
