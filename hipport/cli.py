@@ -352,23 +352,30 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary line.")
 @click.option("--no-build-files", is_flag=True, help="Leave build files out of the report.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
+@click.option("--verify", "verify_build", is_flag=True,
+              help="Convert into a scratch folder, build it, and bill from the errors left.")
+@click.option("--timeout", type=float, default=300.0, show_default=True, metavar="SECONDS",
+              help="With --verify: time limit of each compile.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
 def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
            include: Sequence[str], exclude: Sequence[str], unsafe_fixes: bool,
            rocm_version: str | None, assume_cuda_version: str | None, polyfills: str,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
-           no_build_files: bool, no_cache: bool, debug: bool, front_end: Any) -> None:
+           no_build_files: bool, no_cache: bool, verify_build: bool, timeout: float,
+           debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
     ledger, hazards and person-days, as text, json, md, html, csv or sarif."""
     from hipport.commands.report import run_report
     from hipport.report.run import ReportRequest
+    from hipport.values import time_limit
 
     raise SystemExit(run_report(ReportRequest(
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
         build_files=not no_build_files, front_end=front_end, cache=not no_cache,
-        assume_cuda_version=assume_cuda_version, polyfills=polyfills)))
+        assume_cuda_version=assume_cuda_version, polyfills=polyfills, verify=verify_build,
+        timeout=time_limit("--timeout", timeout))))
 
 
 @cli.command(cls=SectionedCommand, sections=helptext.CHECK_SECTIONS,

@@ -82,6 +82,7 @@ REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
     "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "rules"),
+    "Build": ("verify_build", "timeout"),
     "Semantic mode": SEMANTIC,
 }
 
@@ -91,10 +92,11 @@ Examples:
   hipport report src/ -o migration.html     a page with charts (format from the name)
   hipport report src/ -f json -o r.json     the whole report for programs
   hipport report src/ -f csv > ledger.csv   the unmapped-API ledger
+  hipport report src/ --verify              bill from a build of the converted tree (hipcc)
 
 Exit codes:
   0  report written
-  2  usage or configuration error"""
+  2  usage or configuration error (with --verify: no HIP compiler)"""
 
 EXPLAIN_EPILOG = """\
 Examples:

@@ -2,7 +2,7 @@
 translation units that the HIP compiler rejects."""
 from __future__ import annotations
 
-from hipport.diagnostics.model import Code, Severity
+from hipport.diagnostics.model import Code, Severity, Work
 
 VERIFY_CODES = (
     Code("HP020", "compile-error", "A converted translation unit does not compile with hipcc; "
@@ -24,11 +24,11 @@ VERIFY_CODES = (
          "```\n"
          "src/kernel.cu:42:9: HP020 compile-error: use of undeclared identifier "
          "'cudaGraphInstantiateWithParams'\n"
-         "```"),
+         "```", work=Work.BREAKS_BUILD),
     Code("HP021", "compile-timeout", "hipcc did not finish a converted translation unit "
          "within the time limit (`--timeout`); it was stopped.", Severity.ERROR,
          "A translation unit that takes longer than `--timeout` seconds (default 300) is "
          "stopped and counted as not compiling. Heavily templated code (Thrust, CUB, CUTLASS) "
          "can take minutes per GPU target: raise `--timeout`, or use `--syntax-only`, "
-         "which skips code generation."),
+         "which skips code generation.", work=Work.BREAKS_BUILD),
 )

@@ -6,8 +6,14 @@ from pathlib import Path
 from hipport.buildfiles.cmake.compile_flags import cmake_flags
 from hipport.buildfiles.cmake.convert import cmake_findings
 from hipport.buildfiles.cmake.single_source import cmake_compat
+from hipport.buildfiles.cmake.targets import cmake_targets
 from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, Command, lex_cmake
-from hipport.buildfiles.system import BuildFileSyntaxError, BuildSystem, build_system
+from hipport.buildfiles.system import (
+    BuildFileSyntaxError,
+    BuildSystem,
+    BuildTargets,
+    build_system,
+)
 from hipport.findings import Finding
 from hipport.settings import Settings
 
@@ -45,6 +51,11 @@ class CMake(BuildSystem):
             if (folder / LISTS).is_file():
                 project = folder
         return cmake_flags(path, project)
+
+    def targets(self, path: Path, top: Path) -> BuildTargets | None:
+        if path.name != LISTS:  # a module: read where a CMakeLists.txt includes it
+            return BuildTargets((), ())
+        return cmake_targets(path, top)
 
 
 def _commands(parsed: object) -> list[Command]:

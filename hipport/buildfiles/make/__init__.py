@@ -6,8 +6,9 @@ from pathlib import Path
 from hipport.buildfiles.make.compile_flags import make_flags
 from hipport.buildfiles.make.convert import make_findings
 from hipport.buildfiles.make.single_source import make_compat
+from hipport.buildfiles.make.targets import make_targets
 from hipport.buildfiles.make.tokens import MakeLine, lex_make
-from hipport.buildfiles.system import BuildSystem, build_system
+from hipport.buildfiles.system import BuildSystem, BuildTargets, build_system
 from hipport.findings import Finding
 from hipport.settings import Settings
 
@@ -33,6 +34,11 @@ class Make(BuildSystem):
 
     def compile_flags(self, path: Path, top: Path) -> list[str]:
         return make_flags(path)
+
+    def targets(self, path: Path, top: Path) -> BuildTargets | None:
+        if path.suffix in self.suffixes:  # a fragment: read where a Makefile includes it
+            return BuildTargets((), ())
+        return make_targets(path)
 
 
 def _lines(parsed: object) -> list[MakeLine]:
