@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from hipport.buildfiles import detect_build_kind
 from hipport import pipeline
+from hipport.buildfiles import detect_build_kind
 from hipport.delivery import Mode
 from hipport.jobs import Outcome
 from hipport.request import Request
