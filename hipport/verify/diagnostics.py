@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterator
 
 _LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<column>\d+):)?\s*"
                       r"(?P<kind>fatal error|error): (?P<message>.*)$")
@@ -53,7 +54,11 @@ class CompilerError:
 
 def first_error(output: str) -> CompilerError | None:
     """The first error in ``output`` (stderr), None when there is none."""
-    lines = output.splitlines()
+    return next((error for _, error in errors(output.splitlines())), None)
+
+
+def errors(lines: list[str]) -> Iterator[tuple[int, CompilerError]]:
+    """Every error of a compiler's output, with the index of its line."""
     chain: list[Included] = []
     for i, line in enumerate(lines):
         included = _INCLUDED.match(line)
@@ -65,20 +70,23 @@ def first_error(output: str) -> CompilerError | None:
             continue
         located = _LOCATED.match(line)
         if located:
-            return CompilerError(located["message"].strip(), located["file"],
-                                 int(located["line"]), int(located["column"] or 0),
-                                 tuple(chain), _target(lines[i + 1:]),
-                                 located["kind"] == "fatal error", _notes(lines[i + 1:]))
+            yield i, CompilerError(located["message"].strip(), located["file"],
+                                   int(located["line"]), int(located["column"] or 0),
+                                   tuple(chain), _target(lines[i + 1:]),
+                                   located["kind"] == "fatal error", _notes(lines[i + 1:]))
+            chain = []
+            continue
         unlocated = _UNLOCATED.match(line)
         if unlocated:
             tool = unlocated["tool"]
             message = unlocated["message"].strip()
-            return CompilerError(f"{tool}: {message}" if tool else message,
-                                 target=_target(lines[i + 1:]),
-                                 fatal=unlocated["kind"] == "fatal error")
+            yield i, CompilerError(f"{tool}: {message}" if tool else message,
+                                   target=_target(lines[i + 1:]),
+                                   fatal=unlocated["kind"] == "fatal error")
+            chain = []
+            continue
         if not line.startswith(" "):
             chain = []
-    return None
 
 
 def _notes(rest: list[str]) -> tuple[Included, ...]:

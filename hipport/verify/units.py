@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Sequence
 
 from hipport.errors import UsageError
 from hipport.parse import compdb
-from hipport.verify.buildflags import is_file, tree_flags, unreadable
+from hipport.verify.buildflags import is_file, split_language, tree_flags, unreadable
 
 HIP_SUFFIXES = frozenset({".hip", ".cu"})
 CXX_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".c++", ".C"})
@@ -36,6 +36,9 @@ class Unit:
     path: Path  # absolute
     flags: tuple[str, ...]  # include paths, macros, standard
     flags_from: str  # "compile_commands.json", "build files", "none"
+    # As its build compiles it: "hip", or "c++" for a C++ source the build
+    # compiles with its C++ compiler (hipport.buildfiles.languages).
+    language: str = "hip"
 
 
 def includes_hip(path: Path) -> bool:
@@ -80,6 +83,11 @@ def find_database(paths: Sequence[Path], given: Path | None) -> Path | None:
     return None
 
 
+def unit_paths(paths: Sequence[Path]) -> list[Path]:
+    """The units under ``paths``, without their flags."""
+    return sorted({path for root in paths for path in _walk(root) if is_unit(path)})
+
+
 def find_units(paths: Sequence[Path], database: Path | None = None) -> list[Unit]:
     """The units under ``paths`` (folders or files), in path order."""
     db = find_database(paths, database)
@@ -88,24 +96,12 @@ def find_units(paths: Sequence[Path], database: Path | None = None) -> list[Unit
     units: dict[Path, Unit] = {}
     for root in paths:
         top = root.resolve() if root.is_dir() else root.resolve().parent
-        flags = _flags_under(top)
         for path in _walk(root):
             if path not in units and is_unit(path):
-                found = flags(path)
-                units[path] = Unit(path, found, "build files" if found else "none")
+                found, language = split_language(tree_flags(path, top))
+                units[path] = Unit(path, tuple(found), "build files" if found or language
+                                   else "none", language or "hip")
     return sorted(units.values(), key=lambda u: u.path)
-
-
-def _flags_under(root: Path) -> Callable[[Path], tuple[str, ...]]:
-    """Build-file flags of a source, each folder's build files read once."""
-    known: dict[Path, tuple[str, ...]] = {}
-
-    def flags(source: Path) -> tuple[str, ...]:
-        if source.parent not in known:
-            known[source.parent] = tuple(tree_flags(source, root))
-        return known[source.parent]
-
-    return flags
 
 
 def _database_units(db: Path, roots: list[Path]) -> list[Unit]:

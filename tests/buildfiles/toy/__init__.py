@@ -51,7 +51,7 @@ class Toy(BuildSystem):
         return [Finding("HP656", "toy build files have no HIP switch", f.start, f.end)
                 for f in findings]
 
-    def compile_flags(self, path: Path, top: Path) -> list[str]:
+    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
         text = path.read_text()
         return [f"-D{line.split('=', 1)[1].strip()}" for line in text.splitlines()
                 if line.startswith("define")]
