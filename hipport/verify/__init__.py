@@ -186,7 +186,7 @@ def run(request: Request, system: System | None = None,
         if found is not None:
             found(len(projects))
         building = BuildSettings(arch, timeout, request.jobs, request.extra_args,
-                                 request.build_dir)
+                                 request.build_dir, tree_arch is not None)
         verification = build_projects(projects, compiler, toolchain, building, system.env,
                                       originals, observe)
         roots = [p.root for p in projects]

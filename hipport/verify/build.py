@@ -76,11 +76,12 @@ class Project:
 
 @dataclass(frozen=True)
 class Settings:
-    offload_arch: tuple[str, ...]
+    offload_arch: tuple[str, ...]  # the default GPU targets (a build file's own win)
     timeout: float = DEFAULT_BUILD_TIMEOUT  # per step
     jobs: int = 0  # 0: every core
     extra_args: tuple[str, ...] = ()
     build_dir: Path | None = None  # kept; else a temporary folder, removed
+    arch_from_tree: bool = False  # offload_arch is the first target the build files name
 
 
 @dataclass(frozen=True)
@@ -154,8 +155,10 @@ class BuildVerification:
         n, m = len(self.projects) - len(self.failed), len(self.projects)
         verb = "builds" if n == 1 and m == 1 else "build"
         titles = sorted({p.project.system.title for p in self.projects})
+        arch = "the GPU targets their build files name" if self.settings.arch_from_tree else \
+            ";".join(self.settings.offload_arch)
         text = (f"{n} of {plural(m, 'project')} {verb} ({' and '.join(titles)}) with "
-                f"{self.compiler.description} for {';'.join(self.settings.offload_arch)}")
+                f"{self.compiler.description} for {arch}")
         targets = self.targets
         if targets is not None:
             text += f"; {targets[0]} of {plural(targets[1], 'target')} built"

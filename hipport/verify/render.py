@@ -12,6 +12,7 @@ from hipport.filenames import shown_path
 from hipport.verify.build import BuildFinding, BuildVerification, ProjectResult
 from hipport.verify.compiler import Compiler
 from hipport.verify.diagnostics import CompilerError
+from hipport.verify.hints import hint
 from hipport.verify.session import Location, UnitResult, Verification
 from hipport.version import __version__
 from hipport.words import plural
@@ -36,6 +37,9 @@ def finding_lines(result: UnitResult, shown: Shown, others: int = 0) -> list[str
         lines.append(f"  in translation unit {shown(result.unit.path)}{more}")
     if result.original is not None:
         lines.append(f"  original: {_at(result.original, shown)}")
+    advice = hint(result.message)
+    if advice:
+        lines.append(f"  hint: {advice}")
     return lines
 
 
@@ -71,6 +75,7 @@ def as_json(verification: Verification, shown: Shown, exit_code: int) -> dict[st
             "location": _location_json(r.location, shown),
             "original": _location_json(r.original, shown),
             "message": r.message,
+            "hint": hint(r.message),
             "compiler": None if error is None else _error_json(error),
             "output": r.output,
             "output_cut": r.output_cut,
@@ -134,6 +139,9 @@ def build_finding_lines(result: ProjectResult, finding: BuildFinding, shown: Sho
     lines.append(where)
     if finding.original is not None:
         lines.append(f"  original: {_at(finding.original, shown)}")
+    advice = hint(finding.message)
+    if advice:
+        lines.append(f"  hint: {advice}")
     return lines
 
 
@@ -200,6 +208,7 @@ def build_as_json(verification: BuildVerification, shown: Shown,
             "location": _location_json(f.location, shown),
             "original": _location_json(f.original, shown),
             "message": f.message,
+            "hint": hint(f.message),
             "compiler": None if error is None else _error_json(error),
             "output": f.text,
         })

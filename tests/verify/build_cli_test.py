@@ -214,7 +214,10 @@ def test_build_failures_are_placed_in_the_tree(tmp_path, toolchain, monkeypatch)
     assert compile_error["location"] == {"path": str(src / "main.cpp"), "line": 1, "column": 0}
     assert compile_error["unit"] == str(src / "main.cpp")
     assert "Must define exactly one of __HIP_PLATFORM_AMD__" in compile_error["message"]
+    assert compile_error["hint"].startswith("a C++ source compiled without the HIP platform: "
+                                            "link its target with hip::host")
     assert link_error["code"] == "HP659" and link_error["target"] == "other"
+    assert link_error["hint"] is None
     assert link_error["message"] == "error: undefined symbol: f()"
     # the line that uses f, not the one that declares it
     assert link_error["location"] == {"path": str(src / "other.cpp"), "line": 2, "column": 0}
@@ -222,6 +225,7 @@ def test_build_failures_are_placed_in_the_tree(tmp_path, toolchain, monkeypatch)
     assert f"{src}/main.cpp:1: HP658 error: #error (\"Must define exactly one of " \
            "__HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\");" in text
     assert f"  in CMake project {src}, target app" in text
+    assert text[text.index(f"  in CMake project {src}, target app") + 1].startswith("  hint: ")
 
 
 def test_a_configure_error_in_a_package_is_placed_at_the_tree_s_call(tmp_path, toolchain,
