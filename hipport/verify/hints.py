@@ -6,6 +6,10 @@ _HINTS = (
     ("Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__",
      "a C++ source compiled without the HIP platform: link its target with hip::host "
      "(CMake), or compile it as HIP (LANGUAGE HIP, hipcc)"),
+    ("does not contain the HIP runtime CMake package",
+     "CMake before 3.27 looks for hip-lang in <root>/lib/cmake only, not in a distribution's "
+     "multiarch folder: use CMake 3.27+, or the work-arounds of docs/build-files.md (Debian 12 "
+     "gaps)"),
     ("FindThreads only works if either C or CXX language is enabled",
      "find_package(hip) needs C or CXX: enable CXX with HIP (project(... LANGUAGES CXX HIP))"),
 )

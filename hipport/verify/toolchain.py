@@ -62,7 +62,8 @@ def find_toolchain(system: System, compiler: Compiler, programs: tuple[str, ...]
             raise NoBuildTool(f"cannot run {name} ({' '.join(argv)}: {answer.why()}), which "
                               f"builds the project with {compiler.description}; install it, "
                               "or verify the translation units alone with --units")
-        where.append((name, argv[-1] if len(argv) == 1 else argv[0]))
+        where.append((name, argv[0] if os.path.isabs(argv[0]) else
+                      system.find(argv[0]) or argv[0]))
     return Toolchain(tools, tuple(where))
 
 
@@ -85,8 +86,11 @@ def _wrapped(system: System, compiler: Compiler, timeout: float) -> BuildTools:
 def _host(system: System, compiler: Compiler) -> BuildTools:
     root = _root(system, compiler)
     programs = tuple((name, (system.find(name) or name,)) for name in ("cmake", "make"))
-    env = [("HIP_PLATFORM", "amd"), ("ROCM_PATH", root)]
+    env = [("HIP_PLATFORM", "amd")]
     if root not in _SYSTEM_PREFIXES:
+        # A distribution's root is left to CMake: given ROCM_PATH=/usr, its HIP
+        # support looks for hip-lang in /usr/lib/cmake, not in the multiarch folder.
+        env.append(("ROCM_PATH", root))
         prefix = system.env.get("CMAKE_PREFIX_PATH", "")
         env.append(("CMAKE_PREFIX_PATH", f"{root}{os.pathsep}{prefix}" if prefix else root))
         env.append(("PATH", f"{root}/bin{os.pathsep}{system.env.get('PATH', '')}"))
