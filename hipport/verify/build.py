@@ -66,7 +66,7 @@ class Project:
     root: Path  # the folder of its top build file (resolved)
     system: BuildSystem
     top: Path  # the verified folder it lies in (resolved)
-    also: tuple[str, ...] = ()  # titles of other systems with a project here, not built
+    also: tuple[str, ...] = ()  # names of other systems with a project here, not built
 
     @property
     def build_file(self) -> Path:
@@ -175,10 +175,11 @@ def find_projects(paths: Sequence[Path], only: str | None = None) -> list[Projec
     found: dict[Path, Project] = {}
     for given in paths:
         top = given.resolve()
-        for folder, roots in _walk(top, systems):
+        for folder, roots in _walk(given, systems):  # as given: errors name what was typed
             if roots:
-                also = tuple(s.title for s in roots[1:])
-                found.setdefault(folder, Project(folder, roots[0], top, also))
+                also = tuple(s.name for s in roots[1:])
+                found.setdefault(folder.resolve(), Project(folder.resolve(), roots[0], top,
+                                                           also))
     return sorted(found.values(), key=lambda p: p.root)
 
 

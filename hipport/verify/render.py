@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Callable, TextIO
 
+from hipport.buildfiles.system import system_named
 from hipport.codes import CODES
 from hipport.filenames import shown_path
 from hipport.verify.build import BuildFinding, BuildVerification, ProjectResult
@@ -184,6 +185,14 @@ def build_tool_lines(verification: BuildVerification) -> list[str]:
     lines = [f"build tools: {used}"]
     if tools.tools.link_flags:
         lines.append(f"linking with {' '.join(tools.tools.link_flags)}: {tools.tools.link_why}")
+    also: dict[str, int] = {}
+    for result in verification.projects:
+        for name in result.project.also:
+            also[name] = also.get(name, 0) + 1
+    for name, n in also.items():
+        lines.append(f"{plural(n, 'project folder')} also {'have' if n != 1 else 'has'} "
+                     f"{system_named(name).title} build files, not built (`--build-system "
+                     f"{name}` builds those)")
     if verification.outside:
         n = verification.outside
         lines.append(f"{plural(n, 'translation unit')} in no project {'were' if n != 1 else 'was'}"

@@ -281,8 +281,10 @@ def test_units_outside_every_project_are_counted(tmp_path, toolchain):
 def test_cmake_is_built_where_a_folder_also_has_a_makefile(tmp_path, toolchain):
     src = tree(tmp_path / "t", {"CMakeLists.txt": LISTS, "Makefile": "all:\n",
                                 "sub/Makefile": "all:\n"})
-    run("verify", src)
+    result = run("verify", src)
     assert [c[0] for c in calls(tmp_path)] == ["cmake", "cmake"]
+    assert "1 project folder also has Make build files, not built (`--build-system make` " \
+           "builds those)" in result.stderr
     (tmp_path / "log").unlink()
     run("verify", src, "--build-system", "make")
     assert [c[0] for c in calls(tmp_path)] == ["make"]  # the top Makefile; sub/ is below it
