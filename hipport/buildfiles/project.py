@@ -35,9 +35,10 @@ class BuildTools:
 @dataclass(frozen=True)
 class BuildSettings:
     tools: BuildTools
-    offload_arch: tuple[str, ...]  # the GPU targets to build for
+    offload_arch: tuple[str, ...]  # the GPU targets to build for, where the files name none
     jobs: int = 1  # parallel jobs of the build tool
     extra_args: tuple[str, ...] = ()  # more compiler flags (verify --hipcc-arg)
+    arch_given: bool = False  # the user named offload_arch (--offload-arch): build for it too
 
 
 @dataclass(frozen=True)

@@ -185,8 +185,10 @@ def run(request: Request, system: System | None = None,
         toolchain = find_toolchain(system, compiler, _programs(projects), timeout)
         if found is not None:
             found(len(projects))
+        own = not request.offload_arch and (tree_arch is not None or any(
+            tree_offload_arch((p.root,)) for p in projects))
         building = BuildSettings(arch, timeout, request.jobs, request.extra_args,
-                                 request.build_dir, tree_arch is not None)
+                                 request.build_dir, own, bool(request.offload_arch))
         verification = build_projects(projects, compiler, toolchain, building, system.env,
                                       originals, observe)
         roots = [p.root for p in projects]

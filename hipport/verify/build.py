@@ -81,7 +81,8 @@ class Settings:
     jobs: int = 0  # 0: every core
     extra_args: tuple[str, ...] = ()
     build_dir: Path | None = None  # kept; else a temporary folder, removed
-    arch_from_tree: bool = False  # offload_arch is the first target the build files name
+    arch_from_tree: bool = False  # build files name their own GPU targets
+    arch_given: bool = False  # --offload-arch
 
 
 @dataclass(frozen=True)
@@ -155,8 +156,9 @@ class BuildVerification:
         n, m = len(self.projects) - len(self.failed), len(self.projects)
         verb = "builds" if n == 1 and m == 1 else "build"
         titles = sorted({p.project.system.title for p in self.projects})
-        arch = "the GPU targets their build files name" if self.settings.arch_from_tree else \
-            ";".join(self.settings.offload_arch)
+        arch = ";".join(self.settings.offload_arch)
+        if self.settings.arch_from_tree:
+            arch = f"their build files' GPU targets, default {arch}"
         text = (f"{n} of {plural(m, 'project')} {verb} ({' and '.join(titles)}) with "
                 f"{self.compiler.description} for {arch}")
         targets = self.targets
@@ -220,7 +222,7 @@ def build_projects(projects: Sequence[Project], compiler: Compiler, toolchain: T
     env = {k: v for k, v in env.items()
            if k not in _MAKE_VARIABLES and k not in toolchain.tools.unset}
     build = BuildSettings(toolchain.tools, settings.offload_arch, max(1, jobs // at_once),
-                          settings.extra_args)
+                          settings.extra_args, settings.arch_given)
     copies: dict[Path, Path] = {}
 
     def copy_of(top: Path) -> Path:

@@ -325,3 +325,28 @@ def test_convert_in_place_verify_probes_the_build_tools_first(tmp_path, toolchai
     assert units.exit_code == 0, units.output
     assert "1 of 1 translation unit compiles" in units.stderr
     assert "hipLaunch" not in (src / "k.cu").read_text() and "hip" in (src / "k.cu").read_text()
+
+
+def test_a_build_file_with_its_own_gpu_targets_keeps_them(tmp_path, toolchain):
+    src = tree(tmp_path / "t", {"p/CMakeLists.txt": LISTS + 'set(CMAKE_HIP_ARCHITECTURES '
+                                                           '"gfx942;gfx90a")\n'})
+    result = run("verify", src)
+    assert "-DCMAKE_HIP_ARCHITECTURES=gfx90a" in calls(tmp_path)[0]  # a default: the file wins
+    assert "for their build files' GPU targets, default gfx90a (" in result.stderr
+    given = run("verify", src, "--offload-arch", "gfx942")
+    assert given.stderr.splitlines()[-1].startswith(
+        "1 of 1 project builds (CMake) with hipcc (HIP 6.4, clang 21.1.8) for gfx942 (")
+
+
+@pytest.mark.parametrize("makefile, given, appended", [
+    pytest.param("all:\n\thipcc --offload-arch=gfx942 x.hip\n", (), "", id="its-own"),
+    pytest.param("all:\n\thipcc x.hip\n", (), "--offload-arch=gfx90a", id="none"),
+    pytest.param("all:\n\thipcc --offload-arch=gfx942 x.hip\n", ("--offload-arch", "gfx1100"),
+                 "--offload-arch=gfx1100", id="asked"),
+])
+def test_hipcc_gets_a_gpu_target_where_the_makefile_names_none(tmp_path, toolchain, makefile,
+                                                               given, appended):
+    src = tree(tmp_path / "t", {"Makefile": makefile})
+    run("verify", src, *given)
+    (make,) = calls(tmp_path)
+    assert make[3] == f"APPEND={appended}"
