@@ -224,24 +224,21 @@ def build_projects(projects: Sequence[Project], compiler: Compiler, toolchain: T
     build = BuildSettings(toolchain.tools, settings.offload_arch, max(1, jobs // at_once),
                           settings.extra_args, settings.arch_given)
     copies: dict[Path, Path] = {}
-
-    def copy_of(top: Path) -> Path:
-        if top not in copies:
-            copies[top] = scratch / "source" / (top.name or "tree")
-            if copies[top].exists():
-                shutil.rmtree(copies[top])
-            copy_tree(top, copies[top])
-        return copies[top]
-
-    for project in projects:  # the copies first, one per tree, before anything runs
-        if project.system.builds_in_place:
-            copy_of(project.top)
+    names = _folder_names(projects)
 
     def one(index: int, project: Project) -> ProjectResult:
-        return _build(project, index, scratch, copies.get(project.top), build, env,
+        return _build(project, scratch / names[index], copies.get(project.top), build, env,
                       settings.timeout, processes, originals or {})
 
     try:
+        # the copies first, one per tree, before anything runs
+        for project in projects:
+            if project.system.builds_in_place and project.top not in copies:
+                copy = scratch / "source" / f"{len(copies) + 1}-{project.top.name or 'tree'}"
+                if copy.exists():  # of an earlier run in the same --build-dir
+                    shutil.rmtree(copy)
+                copy_tree(project.top, copy)
+                copies[project.top] = copy
         verification.projects += in_parallel(one, projects, at_once, processes, observe)
     finally:
         if settings.build_dir is None:
@@ -282,15 +279,24 @@ def check_build_dir(build_dir: Path, tops: Sequence[Path]) -> None:
                          f"(no {MARKER} in it): give an empty or new folder")
 
 
-def _folder_name(project: Project, index: int) -> str:
-    relative = project.root.relative_to(project.top).as_posix()
-    name = relative.replace("/", "_") if relative != "." else (project.top.name or "project")
-    return f"{index + 1:02d}-{name}-{project.system.name}"
+def _folder_names(projects: Sequence[Project]) -> list[str]:
+    """A build folder's name per project, the same from run to run (a
+    --build-dir is built in again): its tree, its path there, its system."""
+    names: list[str] = []
+    for project in projects:
+        relative = project.root.relative_to(project.top).as_posix()
+        name = project.top.name or "tree"
+        if relative != ".":
+            name += "-" + relative.replace("/", "_")
+        name += f"-{project.system.name}"
+        taken = sum(n == name or n.startswith(name + ".") for n in names)
+        names.append(f"{name}.{taken + 1}" if taken else name)
+    return names
 
 
-def _build(project: Project, index: int, scratch: Path, copy: Path | None,
-           settings: BuildSettings, env: Mapping[str, str], timeout: float,
-           processes: Processes, originals: Mapping[Path, Path]) -> ProjectResult:
+def _build(project: Project, folder: Path, copy: Path | None, settings: BuildSettings,
+           env: Mapping[str, str], timeout: float, processes: Processes,
+           originals: Mapping[Path, Path]) -> ProjectResult:
     began = time.monotonic()
     system = project.system
     if copy is not None:
@@ -298,7 +304,6 @@ def _build(project: Project, index: int, scratch: Path, copy: Path | None,
         folder = source
     else:
         source = project.root
-        folder = scratch / _folder_name(project, index)
         folder.mkdir(parents=True, exist_ok=True)
     plan = system.build_plan(source, folder, settings)
     result = ProjectResult(project, folder)

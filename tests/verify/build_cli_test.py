@@ -350,3 +350,15 @@ def test_hipcc_gets_a_gpu_target_where_the_makefile_names_none(tmp_path, toolcha
     run("verify", src, *given)
     (make,) = calls(tmp_path)
     assert make[3] == f"APPEND={appended}"
+
+
+def test_two_trees_of_one_name_get_a_copy_each(tmp_path, toolchain):
+    first = tree(tmp_path / "a" / "x", {"Makefile": "all:\n", "one.cpp": ""})
+    second = tree(tmp_path / "b" / "x", {"Makefile": "all:\n", "two.cpp": ""})
+    kept = tmp_path / "kept"
+    result = run("verify", first, second, "--build-dir", kept, "-j", "1")
+    assert result.exit_code == 0, result.output
+    folders = [Path(c[1]) for c in calls(tmp_path)]
+    assert len(set(folders)) == 2
+    assert sorted(p.name for f in folders for p in f.iterdir()) == [
+        "Makefile", "Makefile", "built.o", "built.o", "one.cpp", "two.cpp"]
