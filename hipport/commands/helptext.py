@@ -139,7 +139,7 @@ Makefile): configure and build each project outside the tree, with the
 cmake and make beside the chosen hipcc; each failure is a finding at its
 source line (HP657 configure, HP658 compile or make, HP659 link, HP021 time
 limit). --units (the default without a build file): .hip and .cu files, and
-C++ sources that include a HIP header (or the entries of
+C++ sources that reach a HIP header (or the entries of
 compile_commands.json), each one finding at the compiler's first error
 (HP020, HP021 for a timeout).
 

@@ -64,7 +64,7 @@ def print_text(verification: Result, quiet: bool) -> None:
                 click.echo(line, err=True)
         if not verification.results:
             click.echo("hipport: no translation units to compile (.hip, .cu, or C++ sources "
-                       "that include a HIP header)", err=True)
+                       "that reach a HIP header)", err=True)
     if not quiet:
         click.echo(f"hipcc: {shown_path(compiler.path)}; chosen: {compiler.reason}", err=True)
     click.echo(verification.summary, err=True)

@@ -2,7 +2,9 @@
 
 Clang (behind hipcc) writes ``file:line:col: error: message``, preceded by
 one ``In file included from file:line:`` line per level of the include chain
-when the error is in a header, and followed by notes, the source line and
+when the error is in a header (GCC, CMake's C++ compiler, one ``In file
+included from h.h:2,`` line and a ``from main.cpp:1:`` line per level
+above, innermost first), and followed by notes, the source line and
 ``N errors generated when compiling for gfx90a.`` (device) or ``... generated.``
 (host).  Driver errors (``clang: error: ...``, ``lld: error: ...``) carry no
 location."""
@@ -60,13 +62,21 @@ def first_error(output: str) -> CompilerError | None:
 def errors(lines: list[str]) -> Iterator[tuple[int, CompilerError]]:
     """Every error of a compiler's output, with the index of its line."""
     chain: list[Included] = []
+    group = 0  # where GCC's group of ``from`` lines starts in the chain
     for i, line in enumerate(lines):
         included = _INCLUDED.match(line)
         if included:
             if line.startswith("In file included from") and (
                     i == 0 or not _INCLUDED.match(lines[i - 1])):
                 chain = []
+            if line.startswith("In file included from"):
+                group = len(chain)
             chain.append(Included(included["file"], int(included["line"])))
+            if line.endswith(":") and len(chain) - group > 1:
+                # GCC: "In file included from a.h:2,\n    from main.cpp:1:"
+                # names the includer of the error's file first; Clang's lines
+                # go outermost first, as the chain does.
+                chain[group:] = reversed(chain[group:])
             continue
         located = _LOCATED.match(line)
         if located:

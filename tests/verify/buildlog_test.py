@@ -133,9 +133,10 @@ def test_compile_and_link_errors_and_make_failures():
     assert isinstance(first, CompileError) and isinstance(second, CompileError)
     assert first.error.included_from[0].file == "/src/p1/main.cpp"
     assert first.error.message.startswith("#error (")
-    # GCC names only the part of the include chain that changed.
+    # GCC names only the part of the include chain that changed, innermost
+    # first: the chain is outermost first.
     assert [i.file for i in second.error.included_from] == [
-        "/usr/include/hip/hip_runtime_api.h", "/usr/include/hip/hip_runtime.h"]
+        "/usr/include/hip/hip_runtime.h", "/usr/include/hip/hip_runtime_api.h"]
     failures = log.failures
     assert [(f.makefile, f.line, f.target, f.status, f.level) for f in failures] == [
         ("CMakeFiles/other.dir/build.make", 102, "other", 1, 2),
