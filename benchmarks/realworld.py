@@ -56,7 +56,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -270,16 +270,28 @@ def closure_digest(root: Path, tu: Path, salt: str) -> str:
     compiler answer, so the second one is taken from the cache.
     """
     dirs = [Path(a[2:]) for a in include_dirs(root, tu)]
+    return files_digest(root, [tu], salt, lambda _: dirs)
+
+
+def files_digest(root: Path, starts: Iterable[Path], salt: str,
+                 dirs_of: Callable[[Path], Sequence[Path]],
+                 follow: Iterable[str] | None = None) -> str:
+    """Digest of ``starts`` and every file of ``root`` they may include, followed through
+    the including file's folder (quoted names) and ``dirs_of(including file)``; with
+    ``follow``, only the #include lines of files with those suffixes are followed."""
+    suffixes = None if follow is None else set(follow)
     seen: dict[Path, bytes] = {}
-    todo = [tu]
+    todo = list(starts)
     while todo:
         path = todo.pop()
         if path in seen:
             continue
         seen[path] = data = path.read_bytes()
+        if suffixes is not None and path.suffix not in suffixes:
+            continue
         for m in INCLUDE.finditer(data):
             name = m.group(2).decode(errors="replace")
-            where = ([path.parent] if m.group(1) == b'"' else []) + dirs
+            where = ([path.parent] if m.group(1) == b'"' else []) + list(dirs_of(path))
             for d in where:
                 cand = d / name
                 if cand.is_file() and root in cand.resolve().parents:
@@ -290,6 +302,19 @@ def closure_digest(root: Path, tu: Path, salt: str) -> str:
         h.update(b"\0" + path.relative_to(root.resolve()).as_posix().encode() + b"\0")
         h.update(seen[path])
     return h.hexdigest()
+
+
+def checkout_env(hipport: Path | None) -> tuple[dict[str, str], Path, str]:
+    """The environment that runs ``hipport`` (default: PYTHONPATH's, else this checkout),
+    the checkout, and its last commit ("hash subject")."""
+    env = dict(os.environ)
+    if hipport is not None:
+        env["PYTHONPATH"] = str(hipport.resolve())
+    checkout = Path(env.get("PYTHONPATH", str(REPO)).split(os.pathsep)[0]).resolve()
+    env["PYTHONPATH"] = str(checkout)
+    rev = subprocess.run(["git", "-C", str(checkout), "log", "-1", "--format=%h %s"],
+                         capture_output=True, text=True, check=False).stdout.strip()
+    return env, checkout, rev
 
 
 def digest(path: Path, cmd: Sequence[str]) -> str:
@@ -720,13 +745,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     start = time.monotonic()
     corpus: Path = args.corpus.resolve()
-    env = dict(os.environ)
-    if args.hipport is not None:
-        env["PYTHONPATH"] = str(args.hipport.resolve())
-    checkout = Path(env.get("PYTHONPATH", str(REPO)).split(os.pathsep)[0]).resolve()
-    env["PYTHONPATH"] = str(checkout)
-    rev = subprocess.run(["git", "-C", str(checkout), "log", "-1", "--format=%h %s"],
-                         capture_output=True, text=True, check=False).stdout.strip()
+    env, checkout, rev = checkout_env(args.hipport)
     help_text = hipport_help(env)
     if "--output" not in help_text:
         sys.exit(f"no hipport convert in {checkout}")
@@ -806,11 +825,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return write_results(args.out, data, args.baseline)
 
 
-def write_results(out: Path, data: dict[str, Any], baseline_path: Path | None) -> int:
+def write_results(out: Path, data: dict[str, Any], baseline_path: Path | None,
+                  summarize: Callable[[dict[str, Any], dict[str, Any] | None], str] = markdown
+                  ) -> int:
+    """Write OUT (JSON) and its summary (OUT with .md, also printed)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1))
     baseline = json.loads(baseline_path.read_text()) if baseline_path else None
-    summary = markdown(data, baseline)
+    summary = summarize(data, baseline)
     out.with_suffix(".md").write_text(summary + "\n")
     print(summary)
     return 0

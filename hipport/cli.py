@@ -17,7 +17,7 @@ from hipport.commands.help import HelpfulGroup, SectionedCommand
 from hipport.errors import HipportError
 from hipport.output import FORMATS as OUTPUT_FORMATS
 from hipport.output.style import COLOR_CHOICES
-from hipport.settings import LAUNCH_SYNTAXES
+from hipport.settings import LAUNCH_SYNTAXES, POLYFILL_CHOICES
 from hipport.strategies import DEFAULT as DEFAULT_STRATEGY
 from hipport.strategies import NAMES as STRATEGIES
 from hipport.table.versions import DEFAULT_TARGET, OLDEST_VERIFIED, release_text
@@ -29,6 +29,11 @@ ROCM_VERSION_HELP = (f"Target ROCm release, {release_text(OLDEST_VERIFIED)} or n
                      "it lacks are left unchanged (HP905).")
 ASSUME_CUDA_HELP = ("CUDA release the code is written for (default: 12.0): CUDA version tests "
                     "in #if conditions (CUDART_VERSION >= 11020) are resolved for it (HP309).")
+POLYFILLS_HELP = ("Which fallbacks of the generated polyfill header emulate CUDA APIs ROCm lacks "
+                  "(docs/polyfills.md): safe (the same results: exact, hint dropped), all "
+                  "(also slower and approximate ones), none.")
+_POLYFILLS = click.option("--polyfills", type=click.Choice(list(POLYFILL_CHOICES)),
+                          default="safe", show_default=True, help=POLYFILLS_HELP)
 # What a Unix tool killed by SIGPIPE exits with (`hipport ... | head`).
 EXIT_BROKEN_PIPE = 128 + 13
 
@@ -196,9 +201,11 @@ def cli(ctx: click.Context) -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
+@_POLYFILLS
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
               metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
-@click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain.")
+@click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain or "
+              "a change needs confirming (HP411).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (no progress "
               "bar, no findings).")
@@ -213,7 +220,8 @@ def cli(ctx: click.Context) -> None:
 @click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
 @click.option("--offload-arch", metavar="gfx90a;gfx942",
               help="AMD GPU targets written into converted build files "
-              "(default: gfx90a;gfx942).")
+              "(default: gfx90a;gfx942); their wavefront size bounds cooperative-groups "
+              "tiles (HP412).")
 @click.option("--verify", is_flag=True, help="Then build the converted tree with its own "
               "CMakeLists.txt or Makefiles (without one: compile every converted translation "
               "unit) and report what fails (docs/verify.md).")
@@ -234,7 +242,8 @@ def cli(ctx: click.Context) -> None:
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
             strategy: str, launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
-            assume_cuda_version: str | None, rules: Sequence[Path], strict: bool, jobs: int,
+            assume_cuda_version: str | None, polyfills: str, rules: Sequence[Path],
+            strict: bool, jobs: int,
             quiet: bool, verbose: bool, show_fixes: bool, output_format: str, statistics: bool,
             color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
@@ -254,7 +263,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
     request = Request(
         tuple(paths), convert_mode(output, in_place, diff),
         build_settings(launch_syntax, unsafe_fixes, rocm_version, fast, assume_cuda_version,
-                       offload_arch),
+                       offload_arch, polyfills),
         Selection(tuple(include), tuple(exclude), build_files=not no_build_files), front_end,
         tuple(str(r) for r in rules), jobs, cache=not no_cache, debug=debug, output=output,
         force=force, backup=backup, strategy=strategy_named(
@@ -341,29 +350,37 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="Count unsafe renames as converted.")
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
+@_POLYFILLS
 @click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file (TOML/YAML).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary line.")
 @click.option("--no-build-files", is_flag=True, help="Leave build files out of the report.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse results of unchanged files.")
+@click.option("--verify", "verify_build", is_flag=True,
+              help="Convert into a scratch folder, build it, and bill from the errors left.")
+@click.option("--timeout", type=float, default=300.0, show_default=True, metavar="SECONDS",
+              help="With --verify: time limit of each compile.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
 def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
            include: Sequence[str], exclude: Sequence[str], unsafe_fixes: bool,
-           rocm_version: str | None, assume_cuda_version: str | None,
+           rocm_version: str | None, assume_cuda_version: str | None, polyfills: str,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
-           no_build_files: bool, no_cache: bool, debug: bool, front_end: Any) -> None:
+           no_build_files: bool, no_cache: bool, verify_build: bool, timeout: float,
+           debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
     ledger, hazards and person-days, as text, json, md, html, csv or sarif."""
     from hipport.commands.report import run_report
     from hipport.report.run import ReportRequest
+    from hipport.values import time_limit
 
     raise SystemExit(run_report(ReportRequest(
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
         build_files=not no_build_files, front_end=front_end, cache=not no_cache,
-        assume_cuda_version=assume_cuda_version)))
+        assume_cuda_version=assume_cuda_version, polyfills=polyfills, verify=verify_build,
+        timeout=time_limit("--timeout", timeout))))
 
 
 @cli.command(cls=SectionedCommand, sections=helptext.CHECK_SECTIONS,
@@ -398,6 +415,7 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
 @click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
+@_POLYFILLS
 @click.option("-j", "--jobs", type=int, default=0,
               help="Processes (0: one for a few files, all cores for many).")
 @click.option("-q", "--quiet", is_flag=True, help="Print violations only.")
@@ -409,7 +427,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
           no_baseline: bool, write_baseline: bool, report_unused_suppressions: bool,
           output_format: str, statistics: bool, color: str, config: Path | None,
           include: Sequence[str], exclude: Sequence[str], rules: Sequence[str],
-          rocm_version: str | None, assume_cuda_version: str | None, jobs: int, quiet: bool,
+          rocm_version: str | None, assume_cuda_version: str | None, polyfills: str, jobs: int,
+          quiet: bool,
           no_build_files: bool, debug: bool, compat_header: str | None,
           front_end: Any) -> None:
     """Fail (exit 1) when PATHS add CUDA code the policy forbids; for
@@ -426,7 +445,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
         tuple(rules),
         # Nothing is written: the second conversion pass that guards writes is skipped.
         build_settings(rocm_version=rocm_version, fast=True,
-                       assume_cuda_version=assume_cuda_version), jobs, debug, front_end,
+                       assume_cuda_version=assume_cuda_version, polyfills=polyfills), jobs,
+        debug, front_end,
         compat_header or ""),
         output_format, quiet, statistics, color))
 

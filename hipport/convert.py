@@ -162,16 +162,23 @@ def unreadable_result(data: bytes, settings: Settings) -> ConversionResult | Non
     return apply_findings(data, [Finding("HP002", f"{unreadable}; skipped", 0, 0)], settings)
 
 
+# A last step over a file's findings before they are applied: the findings
+# (some given a fix they share, say), and those to count as converted
+# without a fix of their own (by id).
+Prepare = Callable[[bytes, "Scan"], "tuple[list[Finding], frozenset[int]]"]
+
+
 def convert_bytes(data: bytes, backend: Backend, table: MappingTable, settings: Settings,
-                  path: Path | None = None) -> ConversionResult:
+                  path: Path | None = None, prepare: Prepare | None = None) -> ConversionResult:
     """CUDA in, HIP out (the rewrite strategy's conversion of one source)."""
     unreadable = unreadable_result(data, settings)
     if unreadable is not None:
         return unreadable
     first = collect_findings(data, backend, table, settings, path)
+    findings, covered = prepare(data, first) if prepare else (first.findings, frozenset())
     verify = SourceVerifier(data, first, backend, table, settings)
-    return apply_findings(data, first.findings, settings, verify,
-                          frozenset(first.analysis.declared))
+    return apply_findings(data, findings, settings, verify,
+                          frozenset(first.analysis.declared), covered)
 
 
 def apply_findings(data: bytes, findings: list[Finding], settings: Settings,

@@ -38,3 +38,6 @@ class FileResult:
     declared: frozenset[str] = frozenset()
     diff: str = ""
     error: str = ""  # a short reason when FAILED or SKIPPED
+    # A file the run generated (a strategy's header): listed and diffed, but
+    # not one of the user's files in the counts.
+    generated: bool = False

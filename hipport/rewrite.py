@@ -1,7 +1,7 @@
 """The rewrite strategy: CUDA becomes HIP, in every source and build file."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar, Sequence
 
@@ -14,8 +14,9 @@ from hipport.findings import Finding
 from hipport.generated import generated
 from hipport.jobs import Job
 from hipport.parse.model import Backend
+from hipport.polyfill_header import IncludeHeader, WriteHeader, plan_place
 from hipport.settings import Settings
-from hipport.strategy import StrategyPlan, Tree
+from hipport.strategy import Generated, StrategyPlan, Tree
 from hipport.table import MappingTable
 
 
@@ -23,15 +24,25 @@ from hipport.table import MappingTable
 class RewriteStrategy:
     name: ClassVar[str] = "rewrite"
     settled: ClassVar[str] = "already converted"
+    # The tree's polyfill header (absolute once planned; "": beside each file).
+    polyfill_header: str = ""
 
     def plan(self, tree: Tree) -> StrategyPlan:
         if tree.mode is not Mode.DRY_RUN:
             refuse_rewrite(tree.jobs)
-        return StrategyPlan(self, tree.jobs)
+        if not tree.settings.polyfills:  # --polyfills none
+            return StrategyPlan(self, tree.jobs)
+        place = plan_place(tree.roots, tree.paths, tree.mode, tree.output)
+        jobs = tuple(j for j in tree.jobs if j.source.resolve() != place.path)
+        planned = replace(self, polyfill_header=str(place.path))
+        return StrategyPlan(planned, jobs, WriteHeader(place, tree.mode, tree.settings),
+                            (Generated(place.path, place.target, place.display),))
 
     def convert_source(self, data: bytes, backend: Backend, table: MappingTable,
                        settings: Settings, path: Path | None) -> ConversionResult:
-        return convert_bytes(data, backend, table, settings, path)
+        prepare = IncludeHeader(self.polyfill_header, table, settings, path) \
+            if settings.polyfills else None
+        return convert_bytes(data, backend, table, settings, path, prepare)
 
     def build_findings(self, system: BuildSystem, text: str, parsed: object,
                        options: Settings) -> list[Finding]:

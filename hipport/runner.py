@@ -72,6 +72,8 @@ def drop_project_declared(results: Iterable[FileResult]) -> list[FileResult]:
 def tally(results: Iterable[FileResult]) -> RunStats:
     run = RunStats()
     for r in results:
+        if r.generated:
+            continue
         if r.outcome is Outcome.CONVERTED:
             run.files_converted += 1
         elif r.outcome is Outcome.UNCHANGED:

@@ -20,6 +20,12 @@ def not_read(findings: Iterable[LocatedFinding]) -> LocatedFinding | None:
     return next((f for f in findings if CODES[f.code].effect is FileEffect.SKIPPED), None)
 
 
+def to_confirm(findings: Iterable[LocatedFinding]) -> list[LocatedFinding]:
+    """Changes hipport made by default that a person must confirm (HP411):
+    strict modes fail on them as on unconverted references."""
+    return [f for f in findings if f.code in CODES and CODES[f.code].confirm]
+
+
 def is_reference(code: str) -> bool:
     """Findings of ``code`` are CUDA references (renames, includes, launches,
     argument rules, the ledger); hazards and tool problems are not."""

@@ -11,6 +11,13 @@ DEFAULT_CUDA_VERSION = (12, 0)
 # MI200 (CDNA2) and MI300 (CDNA3): the data-centre GPUs CUDA code is most
 # often ported to.  Change with `hipport convert --offload-arch gfx1100;...`.
 DEFAULT_OFFLOAD_ARCH: tuple[str, ...] = ("gfx90a", "gfx942")
+# --polyfills: which fallbacks of the polyfill header are applied, by exactness.
+SAFE_POLYFILLS = ("exact", "hint-dropped")
+POLYFILL_CHOICES: dict[str, tuple[str, ...]] = {
+    "safe": SAFE_POLYFILLS,  # the same results as CUDA's
+    "all": (*SAFE_POLYFILLS, "slower", "approximate"),
+    "none": (),
+}
 
 
 @dataclass(frozen=True)
@@ -25,6 +32,9 @@ class Settings:
     assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION
     # The AMD GPU targets written into converted build files.
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
+    # How exact a fallback of the polyfill header must be to be applied
+    # (docs/polyfills.md): its exactness is one of these.
+    polyfills: tuple[str, ...] = SAFE_POLYFILLS
 
     def __post_init__(self) -> None:
         if not self.offload_arch or not all(

@@ -10,9 +10,11 @@ from hipport.errors import UsageError
 from hipport.settings import (
     DEFAULT_CUDA_VERSION,
     DEFAULT_OFFLOAD_ARCH,
+    POLYFILL_CHOICES,
     Settings,
     parse_cuda_version,
 )
+from hipport.suggest import did_you_mean
 from hipport.table.versions import DEFAULT_TARGET, parse_target
 
 __all__ = ["build_settings", "offload_targets", "time_limit"]
@@ -23,7 +25,7 @@ MAX_TIME_LIMIT = 86_400.0  # seconds: a day
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
                    rocm_version: str | None = None, fast: bool = False,
                    assume_cuda_version: str | None = None,
-                   offload_arch: str | None = None) -> Settings:
+                   offload_arch: str | None = None, polyfills: str = "safe") -> Settings:
     return Settings(
         launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes,
@@ -31,7 +33,16 @@ def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
         stability_check=not fast,
         assume_cuda_version=assumed_cuda(assume_cuda_version),
         offload_arch=offload_targets(offload_arch),
+        polyfills=polyfill_choice(polyfills),
     )
+
+
+def polyfill_choice(value: str) -> tuple[str, ...]:
+    """``--polyfills safe|all|none``: the exactness of the fallbacks applied."""
+    if value not in POLYFILL_CHOICES:
+        raise UsageError(f"--polyfills: {value!r} is not one of "
+                         f"{', '.join(POLYFILL_CHOICES)}{did_you_mean(value, POLYFILL_CHOICES)}")
+    return POLYFILL_CHOICES[value]
 
 
 def assumed_cuda(value: str | None) -> tuple[int, int]:

@@ -95,6 +95,41 @@ def test_strict_exit_code_on_unconverted(tmp_path: Path):
     assert run("convert", str(f), "--diff").exit_code == 0
 
 
+def test_strict_fails_on_a_dropped_warp_mask_it_lists(tmp_path: Path):
+    # Issue 26: the mask is dropped by default (the call compiles on every
+    # target only so) and flagged; --strict fails on the flag.
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"__device__ int f(int v, unsigned m) { return __shfl_down_sync(m, v, 1); }\n")
+    result = run("convert", str(f), "--diff", "--strict")
+    assert "return __shfl_down(v, 1);" in result.stdout
+    assert "HP411" in result.stderr and "the mask `m`" in result.stderr
+    assert "--strict" in result.stderr and result.exit_code == 1
+    assert run("convert", str(f), "--diff").exit_code == 0
+
+
+def test_a_rename_to_an_api_the_target_deprecates_is_listed(tmp_path: Path):
+    # Issue 26: hipProfilerStart is deprecated in ROCm 6.4 (the default target);
+    # the applied rename was listed only with -v, and spoke of the 5.2 headers.
+    f = tmp_path / "p.cu"
+    f.write_bytes(b"#include <cuda_profiler_api.h>\nvoid f() { cudaProfilerStart(); }\n")
+    result = run("convert", str(f), "--diff")
+    (line,) = [x for x in result.stderr.splitlines() if "HP902" in x]
+    assert "[fixed]" in line and "deprecated in ROCm 6.4, the target" in line
+    assert "5.2 headers" not in line
+    older = run("convert", str(f), "--diff", "--rocm-version", "5.7")
+    assert "deprecated in ROCm 5.7, the target" in older.stderr
+
+
+def test_an_applied_hazard_fix_is_listed_without_verbose(tmp_path: Path):
+    # A removed `case` label (HP512) deletes code: it is listed as [fixed].
+    f = tmp_path / "e.cu"
+    f.write_bytes(b"int f(cufftResult r) { switch (r) { case CUFFT_NVRTC_FAILURE: return 1; "
+                  b"case CUFFT_SUCCESS: return 0; } return 2; }\n")
+    result = run("convert", str(f), "--diff")
+    assert [x for x in result.stderr.splitlines() if "HP512 [fixed]" in x]
+    assert "HP202" not in result.stderr  # a plain rename stays for -v
+
+
 def test_binary_file_is_skipped_and_batch_goes_on(tree: Path, tmp_path: Path):
     (tree / "blob.cu").write_bytes(b"\x00\x01\x02cudaFree\x00")
     out = tmp_path / "out"

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from hipport.converter import RunOptions
+from hipport import pipeline
 from hipport.delivery import Mode
-from hipport.jobs import Job, Outcome
+from hipport.jobs import Outcome
 from hipport.request import Request
-from hipport.runner import run_batch
 from tests.toolchain import compile_cuda, compile_hip, require_nvcc
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -19,10 +18,8 @@ PROGRAMS = sorted(p for p in EXAMPLES.iterdir() if p.is_dir() and any(p.glob("*.
 
 
 def convert_tree(src: Path, out: Path) -> list:
-    jobs = [Job(f, str(f.relative_to(src)), out / f.relative_to(src),
-                convert=f.suffix in (".cu", ".cuh", ".h", ".cpp"))
-            for f in sorted(src.rglob("*")) if f.is_file()]
-    return run_batch(jobs, RunOptions(Request((), Mode.MIRROR)))
+    """As `hipport convert SRC -o OUT` does it (generated headers included)."""
+    return pipeline.run(Request((src,), Mode.MIRROR, output=out, jobs=1)).results
 
 
 def test_there_are_at_least_four_examples():

@@ -96,7 +96,8 @@ def test_unknown_library_with_nothing_close_lists_them():
 
 @pytest.mark.parametrize("typed, message", [
     ("HP9011", "'HP9011' is not a code or code prefix; did you mean `HP901`?"),
-    ("HP4011", "'HP4011' is not a code or code prefix; did you mean `HP401`?"),
+    # (HP4011 is as close to HP411 as to HP401 since HP411 exists)
+    ("HP4200", "'HP4200' is not a code or code prefix; did you mean `HP420`?"),
     ("HP908", "unknown code 'HP908'; did you mean `HP905`?"),
 ])
 def test_fail_on_suggests_a_code(tmp_path: Path, typed, message):

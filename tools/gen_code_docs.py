@@ -11,8 +11,9 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "codes"
 
 
 def render(code: Code) -> str:
-    lines = [f"# {code.code} `{code.name}`", "", f"Severity: **{code.severity.value}**", "",
-             code.summary, ""]
+    lines = [f"# {code.code} `{code.name}`", "",
+             f"Severity: **{code.severity.value}**; in the effort estimate (`hipport report`): "
+             f"{code.work_left.described}.", "", code.summary, ""]
     if code.explanation:
         lines += [code.explanation.rstrip(), ""]
     lines += [f"Run `hipport explain {code.code}` to print this page.", ""]

@@ -33,6 +33,11 @@ TRANSLATED: dict[str, str] = {
 }
 # Only where the command is known to be nvcc: elsewhere these mean other things.
 NVCC_ONLY_TRANSLATED = {"-dc": "-fgpu-rdc -c", "--device-c": "-fgpu-rdc -c"}
+# Device debug information: hipcc 5.2 (Clang 15) ignores -G and fails to link,
+# ROCm 6.4's Clang rejects it (`unsupported option '-G'`); HIP-Clang's debug
+# information covers host and device, and -O0 is what -G does to device code.
+DEVICE_DEBUG = "-ggdb -O0"
+DEVICE_DEBUG_OPTIONS = frozenset({"-G", "--device-debug"})  # -G only where nvcc is known
 
 # HIP-Clang already behaves this way, or the setting has no HIP meaning.
 DROPPED = frozenset({
@@ -47,6 +52,9 @@ DROPPED_WITH_VALUE = frozenset({
     "--fatbin-options", "-Xcudafe", "-ccbin", "--compiler-bindir", "-cudart", "--cudart",
 })
 HOST_COMPILER_OPTIONS = frozenset({"-Xcompiler", "--compiler-options"})
+# Host-compiler flags GCC takes and Clang does not (-Xcompiler unwrapped):
+# GCC hands -export-dynamic to the linker, Clang rejects it.
+HOST_TRANSLATED = {"-export-dynamic": "-rdynamic"}
 ARCH_OPTIONS = frozenset({"-arch", "--gpu-architecture", "-gencode", "--generate-code",
                           "-code", "--gpu-code"})
 _ARCH_VALUE_PREFIXES = ("sm_", "compute_", "arch=", "lto_")
@@ -54,8 +62,6 @@ _ARCH_VALUES = frozenset({"native", "all", "all-major"})
 
 # nvcc-only flags without a safe translation: reported, left in place.
 UNTRANSLATABLE: dict[str, str] = {
-    "-G": "device debug information: HIP-Clang uses -ggdb (with -O0) for host and device",
-    "--device-debug": "device debug information: use -ggdb (with -O0)",
     "-maxrregcount": "register limit: use __launch_bounds__ in the source instead",
     "--maxrregcount": "register limit: use __launch_bounds__ in the source instead",
     "-res-usage": "resource usage: recent Clang prints it with "
@@ -78,7 +84,7 @@ UNTRANSLATABLE: dict[str, str] = {
     "-diag-suppress": "nvcc diagnostic", "--threads": "nvcc parallel compilation",
     "-t": "nvcc parallel compilation", "--optimize": "use -O<n>",
 }
-_NVCC_ONLY_REPORTED = frozenset({"-G", "-keep", "-ptx", "-cubin", "-fatbin", "-t", "-dlink"})
+_NVCC_ONLY_REPORTED = frozenset({"-keep", "-ptx", "-cubin", "-fatbin", "-t", "-dlink"})
 
 
 @dataclass
@@ -111,8 +117,10 @@ def _value(words: list[Word], i: int, names: frozenset[str]) -> tuple[str, str, 
 
 
 def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
-                  nvcc: bool) -> FlagResult:
-    """Findings for the nvcc flags among ``words`` (all in ``text``)."""
+                  nvcc: bool, bare_g: bool = False) -> FlagResult:
+    """Findings for the nvcc flags among ``words`` (all in ``text``).  ``nvcc``:
+    the words are nvcc's; ``bare_g``: a bare ``-G`` is nvcc's even so (CMake's
+    compile options of a CUDA project: no C/C++ compiler it drives takes one)."""
     actions: list[_Action] = []
     result = FlagResult()
     arch_done = False
@@ -138,7 +146,7 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
                 act = _Action(i, last, "HP650", f"{option} with a quoted value: pass the host "
                               "flags to hipcc directly", None, report_only=True)
             else:
-                flags = " ".join(p for p in value.split(",") if p)
+                flags = " ".join(HOST_TRANSLATED.get(p, p) for p in value.split(",") if p)
                 act = _Action(i, last, "HP610", f"{option} {value} -> {flags}", flags or None)
         elif v := _value(words, i, DROPPED_WITH_VALUE):
             option, value, last = v
@@ -151,6 +159,12 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
                           "-fgpu-rdc" if on else "-fno-gpu-rdc")
         elif w in TRANSLATED:
             act = _Action(i, i, "HP610", f"{w} -> {TRANSLATED[w]}", TRANSLATED[w])
+        elif w in DEVICE_DEBUG_OPTIONS and (nvcc or w != "-G" or bare_g and not (
+                i + 1 < len(words) and words[i + 1].text.isdigit())):  # GCC's `-G 8`
+            # -O0 once: `-G -O0` becomes `-ggdb -O0`, not `-ggdb -O0 -O0`.
+            flags = "-ggdb" if any(o.text == "-O0" for o in words) else DEVICE_DEBUG
+            act = _Action(i, i, "HP610", f"{w} -> {flags} (HIP-Clang has no {w}: its debug "
+                          "information covers host and device code)", flags)
         elif nvcc and w in NVCC_ONLY_TRANSLATED:
             act = _Action(i, i, "HP608", f"{w} -> {NVCC_ONLY_TRANSLATED[w]}",
                           NVCC_ONLY_TRANSLATED[w])

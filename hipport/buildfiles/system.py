@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import ClassVar, Mapping, TypeVar
 
@@ -26,6 +27,26 @@ class BuildFileSyntaxError(Exception):
     def __init__(self, message: str, offset: int) -> None:
         super().__init__(message)
         self.offset = offset
+
+
+@dataclass(frozen=True)
+class BuildTarget:
+    """Something a build file builds (an executable, a library, what a
+    Makefile's rules compile), read without running the build."""
+
+    name: str
+    build_file: Path  # the file that declares it
+    sources: tuple[Path, ...]  # absolute; the files that exist
+    include_dirs: tuple[Path, ...] = ()  # absolute: where its #include lines are looked up
+    # False: part of its sources could not be read (a value only the build
+    # computes); its build file's folder is then taken as a whole.
+    complete: bool = True
+
+
+@dataclass(frozen=True)
+class BuildTargets:
+    targets: tuple[BuildTarget, ...]
+    read: tuple[Path, ...]  # every build file read to find them (included, added)
 
 
 class BuildSystem(ABC):
@@ -89,10 +110,16 @@ class BuildSystem(ABC):
         (CMake: ``CMakeFiles/app.dir/main.cpp.o`` -> ``app``)."""
         return made
 
-    def targets(self, plan: BuildPlan, output: str) -> tuple[Target, ...]:
+    def made_targets(self, plan: BuildPlan, output: str) -> tuple[Target, ...]:
         """The project's targets and which were made, from what the build
         printed (``output``) and wrote; () when it cannot tell."""
         return ()
+
+    def targets(self, path: Path, top: Path) -> BuildTargets | None:
+        """What the build file ``path`` builds, with the files it reads on the
+        way (``top``: the tree's top); None when this system cannot say
+        (``hipport report`` then counts every file of the folder as built)."""
+        return None
 
 
 _S = TypeVar("_S", bound=BuildSystem)

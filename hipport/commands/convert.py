@@ -17,7 +17,7 @@ from hipport.output.progress import progress_bar
 from hipport.output.style import color_diff, color_wanted, interactive
 from hipport.pipeline import Plan, Run, execute, plan
 from hipport.request import Request
-from hipport.score import UNREAD, not_read
+from hipport.score import UNREAD, not_read, to_confirm
 from hipport.stale import prune, stale_outputs
 from hipport.words import plural
 
@@ -190,5 +190,12 @@ def _exit_code(run: Run, after: AfterConvert) -> int:
                        f"{'were' if unread != 1 else 'was'} not converted", err=True)
             return 1
         if stats.totals.refs_unconverted:
+            return 1
+        unconfirmed = [f for r in run.results for f in to_confirm(r.findings)]
+        if unconfirmed:
+            n, codes = len(unconfirmed), sorted({f.code for f in unconfirmed})
+            click.echo(f"hipport: --strict: {plural(n, 'change')} "
+                       f"{'need' if n != 1 else 'needs'} a person's confirmation ("
+                       + ", ".join(codes) + f"; `hipport explain {codes[0]}` says how)", err=True)
             return 1
     return 0

@@ -17,7 +17,7 @@ CONVERT_SECTIONS = {
         "output", "in_place", "backup", "diff", "force", "prune"),
     "Selection": ("include", "exclude"),
     "Conversion": ("launch_syntax", "unsafe_fixes", "rocm_version", "assume_cuda_version",
-                   "rules", "strict", "fast"),
+                   "polyfills", "rules", "strict", "fast"),
     "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
     "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg"),
@@ -42,6 +42,7 @@ Findings go to stderr (a diff to stdout); json, sarif and github go to stdout.
 Exit codes:
   0  done (findings may remain: they are listed)
   1  a file failed and was left unchanged, or --strict and CUDA references remain
+     or a change needs confirming (HP411)
      (or, with --verify, a translation unit does not compile)
   2  usage or configuration error; nothing was written (or no hipcc for --verify)"""
 
@@ -51,7 +52,7 @@ CHECK_SECTIONS = {
     "Which lines count": ("staged", "diff_base"),
     "Baseline (known debt)": ("baseline", "no_baseline", "write_baseline"),
     "Selection": ("include", "exclude", "no_build_files", "config", "rules", "rocm_version",
-                  "assume_cuda_version"),
+                  "assume_cuda_version", "polyfills"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "quiet", "color"),
 }
@@ -80,7 +81,8 @@ Exit codes:
 REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
-    "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "rules"),
+    "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "rules"),
+    "Build": ("verify_build", "timeout"),
     "Semantic mode": SEMANTIC,
 }
 
@@ -90,10 +92,11 @@ Examples:
   hipport report src/ -o migration.html     a page with charts (format from the name)
   hipport report src/ -f json -o r.json     the whole report for programs
   hipport report src/ -f csv > ledger.csv   the unmapped-API ledger
+  hipport report src/ --verify              bill from a build of the converted tree (hipcc)
 
 Exit codes:
   0  report written
-  2  usage or configuration error"""
+  2  usage or configuration error (with --verify: no HIP compiler)"""
 
 EXPLAIN_EPILOG = """\
 Examples:

@@ -41,7 +41,7 @@ class Shown:
 @dataclass(frozen=True)
 class Listing:
     # What is listed: unapplied findings, applied ones of announced codes
-    # (all with --verbose).
+    # and applied caveats (all with --verbose).
     items: tuple[Reported, ...]
     unsafe: int  # findings of the run that --unsafe-fixes would fix
     options: Options
@@ -60,7 +60,7 @@ class Listing:
             for f in r.findings:
                 item = Reported.of(r.display, f)
                 unsafe += item.fix_state is FixState.UNSAFE
-                if shown.verbose or not f.applied or CODES[f.code].announced:
+                if shown.verbose or not f.applied or CODES[f.code].listed_applied:
                     items.append(item)
         human = shown.output_format in HUMAN_FORMATS
         palette = Palette(human and color_wanted(shown.color, sys.stderr))

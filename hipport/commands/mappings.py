@@ -10,6 +10,8 @@ import click
 from hipport.errors import HipportError, MappingFileError, UsageError
 from hipport.libraries import SCHEMA_ID as LIBRARY_SCHEMA
 from hipport.libraries import parse_library_table
+from hipport.polyfills.load import bundled_polyfills, merge
+from hipport.polyfills.schema import is_polyfill_file, parse_polyfill_file
 from hipport.suggest import did_you_mean
 from hipport.table import load_table, parse_mapping_file, read_mapping_text
 from hipport.table.coverage import coverage
@@ -70,9 +72,19 @@ def show(names: Sequence[str], rules: Sequence[str]) -> int:
 LIBRARY_SCHEMA_LINE = re.compile(rf"^schema:[ \t]*{re.escape(LIBRARY_SCHEMA)}[ \t]*$", re.M)
 
 
+def _validate_polyfills(text: str, path: Path) -> str:
+    """A polyfill file, checked with the bundled files it may require (the
+    bundled family of the same name is the one it replaces)."""
+    family = parse_polyfill_file(text, str(path))
+    others = [f for f in bundled_polyfills().families if f.id != family.id]
+    merge([*others, family])
+    return f"{path}: {len(family.fallbacks)} fallbacks, valid"
+
+
 def validate(files: Sequence[Path]) -> int:
-    """1 when a file is invalid; 2 when one cannot be read (missing, a
-    folder, not UTF-8), which says so in one line naming it."""
+    """Mapping files, polyfill files and the library table (told apart by
+    their schema): 1 when a file is invalid; 2 when one cannot be read
+    (missing, a folder, not UTF-8), which says so in one line naming it."""
     failures = unreadable = 0
     for path in files:
         try:
@@ -86,6 +98,9 @@ def validate(files: Sequence[Path]) -> int:
                 libraries = parse_library_table(text, str(path))
                 click.echo(f"{path}: {len(libraries.cuda)} CUDA and {len(libraries.rocm)} ROCm "
                            "libraries, valid")
+                continue
+            if is_polyfill_file(text):
+                click.echo(_validate_polyfills(text, path))
                 continue
             entries = parse_mapping_file(text, str(path))
             seen: dict[str, str] = {}

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from hipport.artifacts import write_output
+from hipport.built import BUILD
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.output.style import interactive
@@ -44,7 +45,7 @@ def report_format(fmt: str | None, output: Path | None) -> str:
 def run_report(req: ReportRequest) -> int:
     name = report_format(req.format, req.output)
     show_progress = not req.quiet and interactive(sys.stderr)
-    report = make_report(req, progress=show_progress)
+    report = make_report(req, progress=show_progress, builder=BUILD if req.verify else None)
     if req.output is None:
         render(name, report, sys.stdout)
         return 0

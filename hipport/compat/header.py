@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass, field
 
 from hipport.compat import GUARD, MARKER, amd_condition
+from hipport.polyfills import DEFAULT_TARGET as POLYFILL_TARGET
+from hipport.polyfills import Exactness, section_lines, select
+from hipport.polyfills import covered_names as polyfilled_names
 from hipport.rules import argument_rules
 from hipport.rules.cuda_version import macro_values
 from hipport.rules.shapes import (
@@ -22,7 +25,7 @@ from hipport.rules.shapes import (
     Shape,
     WrapArgument,
 )
-from hipport.settings import DEFAULT_CUDA_VERSION
+from hipport.settings import DEFAULT_CUDA_VERSION, SAFE_POLYFILLS
 from hipport.table import MappingTable
 from hipport.table.schema import LIBRARIES, Mapping, parse_version
 
@@ -48,6 +51,9 @@ class Uses:
     # `__launch_bounds__(threads, minBlocks)` (HP504) was seen: HIP's macro
     # is replaced by one that turns blocks per multiprocessor into waves.
     launch_bounds: bool = False
+    # CUDA names with no HIP equivalent that the polyfill fallbacks emulate
+    # (HP701-HP704): their fallbacks go into the header (docs/polyfills.md).
+    polyfills: set[str] = field(default_factory=set)
 
 
 def hip_version(release: str) -> int:
@@ -83,12 +89,13 @@ def read_uses(text: bytes, table: MappingTable) -> Uses:
     body, _, missed = text.decode("utf-8", "replace").partition(MISSED)
     uses = Uses()
     uses.guards = {cuda: hip for hip, cuda in _GUARD_TEST.findall(body)}
+    uses.polyfills = polyfilled_names(text)
     renames = {m.group(1): m for m in _RENAME.finditer(body)}
     for origin, name in _TRACE.findall(body):
         if origin in _ANSWERS:
             setattr(uses, _ANSWERS[origin], True)
             continue
-        if origin == "guard" or name in uses.entries:
+        if origin == "guard" or name in uses.entries or origin.startswith(POLYFILL_TRACE):
             continue
         entry = table.lookup(name)
         if entry is None and name in renames:
@@ -137,9 +144,10 @@ def merged(*parts: Uses) -> Uses:
         out.guards.update(part.guards)
         out.version_tests = out.version_tests or part.version_tests
         out.launch_bounds = out.launch_bounds or part.launch_bounds
+        out.polyfills |= part.polyfills
     out.left = {n: why for n, why in out.left.items()
                 if n not in out.entries and n.strip("<>") not in out.entries
-                and n not in out.guards}
+                and n not in out.guards and n.strip("<>") not in out.polyfills}
     return out
 
 
@@ -157,6 +165,8 @@ def definition(entry: Mapping) -> str | None:
 
 # The arity picker some macros use, defined once in a header that needs it.
 PICK = "HIPPORT_ARG6_"
+# How a polyfill fallback's first line starts (hipport.polyfills.render.trace).
+POLYFILL_TRACE = "polyfill "
 PICK_DEFINITION = f"#define {PICK}(a1, a2, a3, a4, a5, a6, ...) a6"
 _BEFORE = ("first", "second", "third", "fourth")
 
@@ -330,7 +340,9 @@ def _answers(uses: Uses, cuda_version: tuple[int, int]) -> list[str]:
 
 
 def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
-           cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION) -> bytes:
+           cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION,
+           polyfill_target: str = POLYFILL_TARGET,
+           polyfill_allowed: tuple[str, ...] = SAFE_POLYFILLS) -> bytes:
     headers = sorted((e for e in uses.entries.values() if e.kind == "header"),
                      key=lambda e: (e.hip or "", e.cuda))
     names = [e for e in uses.entries.values() if e.kind != "header"]
@@ -368,6 +380,11 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
         if left not in answered:
             missed.append(f" *   {left}: {why}")
     bounds = LAUNCH_BOUNDS if uses.launch_bounds else []
+    fallbacks = select(uses.polyfills, polyfill_target,
+                       [Exactness(a) for a in polyfill_allowed])
+    if fallbacks:
+        body += ["", "/* polyfills: the CUDA APIs ROCm lacks, emulated (docs/polyfills.md) */",
+                 *section_lines(fallbacks)]
     out = [MARKER.decode() + ": do not edit.",
            f" * {name} maps the CUDA names this project uses to HIP for an AMD build;",
            " * re-run `hipport convert --strategy compat` when the code changes",

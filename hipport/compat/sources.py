@@ -29,6 +29,7 @@ from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Analysis, Backend, Include
 from hipport.rules.cuda_version import REPLACED, VERSION_MACROS, VERSION_TEST, macro_values
+from hipport.rules.emulation import APPLIED_CODES
 from hipport.rules.includes import CUDA_HEADER_PREFIXES
 from hipport.rules.kernel_launch import LAUNCH_JOINED
 from hipport.settings import Settings
@@ -61,7 +62,10 @@ _IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
 
 
 def covers(finding: Finding, settings: Settings) -> bool:
-    """Whether the compat header stands in for this finding's fix."""
+    """Whether the compat header stands in for this finding's fix (or, for a
+    name the polyfills emulate, for the fix there is none of)."""
+    if finding.code in APPLIED_CODES:
+        return True
     if finding.fix is None or not allowed(finding.fix, settings):
         return False
     return finding.cuda_name is not None or finding.code == "HP306"

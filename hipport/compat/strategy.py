@@ -42,8 +42,7 @@ class CompatStrategy:
                                           display_path)
         macro, respelled = choose_macro(self.macro, place)
         planned = replace(self, header=str(header), macro=macro, respelled=respelled)
-        step = HeaderStep(place, tree.mode, macro, tree.settings.assume_cuda_version,
-                          tree.rules)
+        step = HeaderStep(place, tree.mode, macro, tree.settings, tree.rules)
         return StrategyPlan(planned, tuple(jobs), step,
                             (Generated(place.path, place.target, place.display),))
 
@@ -66,12 +65,12 @@ class HeaderStep:
     place: HeaderPlace
     mode: Mode
     macro: str
-    cuda_version: tuple[int, int]
+    settings: Settings
     rules: tuple[str, ...]
 
     def __call__(self, results: list[FileResult]) -> list[FileResult]:
         return finish(results, load_table(self.rules), self.place, self.mode, self.macro,
-                      self.cuda_version)
+                      self.settings)
 
 
 def compat_options(given: Mapping[str, str | None]) -> CompatStrategy:

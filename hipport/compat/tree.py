@@ -14,9 +14,10 @@ from hipport.delivery import Mode, WriteFailed, unified_diff
 from hipport.findings import Finding, LocatedFinding
 from hipport.jobs import FileResult, Outcome
 from hipport.rules.cuda_version import VERSION_TEST
+from hipport.rules.emulation import APPLIED_CODES, target_text
 from hipport.rules.guards import GUARD_TEST
 from hipport.rules.hazards.launch_bounds import MIN_BLOCKS
-from hipport.settings import DEFAULT_CUDA_VERSION
+from hipport.settings import Settings
 from hipport.table import Mapping, MappingTable
 from hipport.writing import write_atomic
 
@@ -37,6 +38,9 @@ def uses_of(results: list[FileResult], table: MappingTable) -> Uses:
                 uses.launch_bounds = True
             if name is None or located.code == STALE:
                 continue
+            if located.code in APPLIED_CODES:  # a fallback of the polyfills emulates it
+                uses.polyfills.add(name)
+                continue
             if located.code == GUARD_TEST and located.finding.hip_name is not None:
                 uses.guards[name] = located.finding.hip_name
                 continue
@@ -55,7 +59,7 @@ def uses_of(results: list[FileResult], table: MappingTable) -> Uses:
 
 
 def finish(results: list[FileResult], table: MappingTable, place: HeaderPlace, mode: Mode,
-           macro: str, cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION) -> list[FileResult]:
+           macro: str, settings: Settings = Settings()) -> list[FileResult]:
     """The results with the header's own appended (and, when nothing is
     written, HP311 where the header on disk misses a name)."""
     old = _read(place.path)
@@ -65,7 +69,7 @@ def finish(results: list[FileResult], table: MappingTable, place: HeaderPlace, m
     # that become forwarders.
     earlier = [read_uses(t, table) for t in ([old] if place.keep and old else []) + nested]
     text = render(merged(*earlier, uses_of(results, table)), macro, place.path.name,
-                  cuda_version)
+                  settings.assume_cuda_version, target_text(settings), settings.polyfills)
     if mode is Mode.DRY_RUN:
         covered = covered_names(old or b"")
         wanted = covered_names(text)
@@ -101,7 +105,8 @@ def _deliver(display: str, old: bytes | None, text: bytes, target: Path | None,
                 write_atomic(target, text)
             except OSError as exc:
                 raise WriteFailed(f"cannot write {target}: {exc.strerror}") from None
-    return FileResult(display, Outcome.CONVERTED if changed else Outcome.UNCHANGED, diff=diff)
+    return FileResult(display, Outcome.CONVERTED if changed else Outcome.UNCHANGED, diff=diff,
+                      generated=True)
 
 
 def _stale(result: FileResult, missing: set[str], header: str) -> FileResult:

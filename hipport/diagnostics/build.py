@@ -95,6 +95,18 @@ _CONVERSIONS: tuple[Code, ...] = (
          "compat header selects its AMD side on (with `--compat-macro NAME`, `NAME=1`; a later "
          "run with another macro re-spells it). See docs/build-files.md, \"Single-source "
          "builds\"."),
+    Code("HP615", "hip-platform-for-host-code", "C and C++ sources given the HIP platform: "
+         "compiled without hipcc, they include HIP headers.", _I,
+         "nvcc compiled a project's `.cpp` files with its host compiler and cudart's headers; "
+         "after the conversion they include `hip/hip_runtime.h`, which stops with `#error "
+         "(\"Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\")` "
+         "unless the compiler is hipcc or the platform is defined. In CMake a HIP target with "
+         "C/C++ sources links `hip::host` (the platform macro and HIP's include path; "
+         "`find_package(hip)` is added where needed); in a Makefile, a C/C++ compile line that "
+         "gets HIP's include path gets `-D__HIP_PLATFORM_AMD__` beside it.\n\n"
+         "```cmake\nadd_executable(app main.cpp scale.cu)\n"
+         "set_source_files_properties(scale.cu PROPERTIES LANGUAGE HIP)\n"
+         "target_link_libraries(app PRIVATE hip::host)\n```"),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (

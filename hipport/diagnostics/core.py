@@ -1,7 +1,15 @@
 """Codes of the conversion core: input problems, renames, code rules, ledger."""
 from __future__ import annotations
 
-from hipport.diagnostics.model import Category, Code, FileEffect, Fixable, Ledger, Severity
+from hipport.diagnostics.model import (
+    Category,
+    Code,
+    FileEffect,
+    Fixable,
+    Ledger,
+    Severity,
+    Work,
+)
 
 
 def _rename(code: str, name: str, summary: str) -> Code:
@@ -22,7 +30,7 @@ def _ledger(code: str, name: str, summary: str, ledger: Ledger,
 
 _TOOL = (
     Code("HP001", "input-parse-error", "The input has syntax the parser could not read; "
-         "conversion was best effort around it.", Severity.WARNING),
+         "conversion was best effort around it.", Severity.WARNING, work=Work.REVIEW),
     Code("HP002", "unreadable-input", "The file could not be read or is not source text "
          "(binary content); it was skipped.", Severity.ERROR,
          effect=FileEffect.SKIPPED),
@@ -33,7 +41,7 @@ _TOOL = (
          "the file was left unchanged (an internal error, please report it).", Severity.ERROR,
          effect=FileEffect.FAILED),
     Code("HP005", "overlapping-fix", "Two fixes overlapped; one was not applied.",
-         Severity.WARNING),
+         Severity.WARNING, work=Work.REVIEW),
     Code("HP006", "internal-error", "hipport failed on this file; it was left unchanged "
          "(please report it).", Severity.ERROR,
          effect=FileEffect.FAILED),
@@ -44,14 +52,14 @@ _TOOL = (
          "An in-place conversion replaces a file only if it still holds the bytes that were "
          "converted: same inode, size and modification time, same content, checked again "
          "after the replacement. Anything another program wrote meanwhile is kept. Run "
-         "hipport again once the other program is done.", effect=FileEffect.FAILED),
+         "hipport again once the other program is done.", effect=FileEffect.FAILED, work=Work.NONE),
     Code("HP009", "write-refused", "An in-place conversion left a read-only or hard-linked "
          "file unchanged (`--force` converts it).", Severity.ERROR,
          "Replacing a read-only file would silently undo a protection, and replacing a file "
          "with several hard links gives this name a new file while the other names keep "
          "the old text. hipport leaves such files alone unless `--force` is given; then a "
          "read-only file keeps its mode and a hard link is broken (the other names keep "
-         "the CUDA original).", effect=FileEffect.FAILED),
+         "the CUDA original).", effect=FileEffect.FAILED, work=Work.NONE),
     Code("HP010", "backup-renamed", "The backup name NAME+SUFFIX was already taken; the "
          "original was kept under the first free numbered name instead.", Severity.INFO,
          "`--backup SUFFIX` never replaces an existing file (an earlier backup, or your "
@@ -122,7 +130,7 @@ _CODE_RULES = (
          "The compat header (`hipport convert --strategy compat`) maps exactly the names the "
          "tree used when it was generated. `hipport check --policy compat` flags a name used "
          "since then; re-run `hipport convert --strategy compat --in-place` to regenerate "
-         "the header.", category=Category.CODE_RULE),
+         "the header.", category=Category.CODE_RULE, work=Work.BREAKS_BUILD),
     _rewrite("HP312", "launch-chevrons-joined", "Kernel launch written with spaced chevrons "
              "(`k << <grid, block >> > (args)`, which nvcc accepts; clang, so hipcc, reads only "
              "the `<<<` and `>>>` tokens): the chevrons joined.", reference=False),

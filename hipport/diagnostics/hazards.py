@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hipport.diagnostics.model import Category, Code, Fixable, Severity
+from hipport.diagnostics.model import Category, Code, Fixable, Severity, Work
 
 
 def _explain(why: str, what: str, before: str, after: str) -> str:
@@ -86,14 +86,15 @@ _HAZARDS: tuple[Code, ...] = (
              "of the wavefront size and the tile's own `shfl`/`ballot` members.",
              "auto warp = cg::tiled_partition<32>(cg::this_thread_block());",
              "auto warp = cg::tiled_partition<64>(cg::this_thread_block());  "
-             "// a whole wavefront")),
+             "// a whole wavefront"),
+         work=Work.REVIEW),
     Code("HP407", "syncwarp",
-         "`__syncwarp`: no HIP equivalent before ROCm 6.2, and its mask is 32 bits.",
+         "`__syncwarp`: no HIP release checked declares it, and its mask is 32 bits.",
          Severity.WARNING, _explain(
              "`__syncwarp(mask)` orders memory between the lanes of a 32-thread warp "
-             "under independent thread scheduling. HIP (ROCm < 6.2) has no "
-             "`__syncwarp`; ROCm 6.2+ provides it behind `HIP_ENABLE_WARP_SYNC_BUILTINS` "
-             "with a 64-bit mask.",
+             "under independent thread scheduling. No HIP release hipport checks (5.2, 5.7, "
+             "6.4) declares `__syncwarp`, not even behind `HIP_ENABLE_WARP_SYNC_BUILTINS`, "
+             "which gives ROCm 6.2+ the other `_sync` warp functions.",
              "Lanes of a wavefront execute together on AMD, but the compiler may still "
              "reorder shared-memory accesses: replace the call with a block barrier "
              "(`__syncthreads()`) when all threads reach it, or with wavefront fences "
@@ -102,7 +103,8 @@ _HAZARDS: tuple[Code, ...] = (
              "\"wavefront\");`).",
              "s[lane] = v;\n__syncwarp();\nv = s[lane ^ 1];",
              "s[lane] = v;\n__syncthreads();  // every thread of the block reaches here\n"
-             "v = s[lane ^ 1];")),
+             "v = s[lane ^ 1];"),
+         work=Work.BREAKS_BUILD),
     Code("HP408", "implicit-warp-lockstep",
          "Warp-synchronous reduction through `volatile` memory without barriers.",
          Severity.WARNING, _explain(
@@ -142,7 +144,50 @@ _HAZARDS: tuple[Code, ...] = (
              "warp is meant, and check the offsets and loop bounds with it (HP402); keep 32 "
              "only where the algorithm deliberately works on groups of 32 lanes.",
              "for (int m = 16; m > 0; m /= 2)\n    v += __shfl_xor_sync(FULL_MASK, v, m, 32);",
-             "for (int m = warpSize / 2; m > 0; m /= 2)\n    v += __shfl_xor(v, m);")),
+             "for (int m = warpSize / 2; m > 0; m /= 2)\n    v += __shfl_xor(v, m);"),
+         work=Work.REVIEW),
+    Code("HP411", "warp-mask-dropped",
+         "A warp `_sync` call whose mask is not the whole warp lost its mask: HIP's "
+         "mask-less form acts on the lanes active at the call.", Severity.WARNING, _explain(
+             "CUDA's `__shfl_*_sync`, `__ballot_sync`, `__any_sync` and `__all_sync` take the "
+             "mask of the lanes that take part. HIP 5.2 has no `_sync` forms at all; ROCm 6.2+ "
+             "declares them only when `HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, with a "
+             "64-bit mask (a 32-bit one fails a `static_assert`) that must equal the lanes "
+             "active at the call, so widening a CUDA mask is wrong on 64-lane wavefronts. "
+             "What compiles on every target is the mask-less form, which hipport emits: it "
+             "acts on whichever lanes are active. That is the mask's meaning only when exactly "
+             "the mask's lanes reach the call (a full mask, or a mask computed as the active "
+             "lanes); lanes that diverged elsewhere (allowed since Volta) are never waited "
+             "for on AMD.",
+             "Check that the lanes named by the mask are the lanes active at the call; if "
+             "they are not, restructure the code so that they are (or keep a 64-bit mask "
+             "under `HIP_ENABLE_WARP_SYNC_BUILTINS` on ROCm 6.2+). `hipport convert --strict` "
+             "fails while such calls are left unconfirmed; `// hipport: ignore[HP411]` on "
+             "the line confirms one.",
+             "unsigned m = __ballot_sync(0xffffffff, lane < n);\n"
+             "if (lane < n) v += __shfl_down_sync(m, v, 1);",
+             "unsigned long long m = __ballot(lane < n);\n"
+             "if (lane < n) v += __shfl_down(v, 1);  // the lanes of m are the active ones"),
+         work=Work.REVIEW),
+    Code("HP412", "tile-exceeds-wavefront",
+         "Cooperative-groups tile larger than the wavefront of the GPUs built for "
+         "(`tiled_partition<128>`; `<64>` on RDNA).", Severity.ERROR, _explain(
+             "HIP's tiles are parts of one wavefront: `tiled_partition<N>` and "
+             "`thread_block_tile<N>` `static_assert` that N is at most the wavefront size "
+             "(\"Tiled partition with size > wavefront size\", HIP 5.2 and ROCm 6.4 alike), "
+             "and `tiled_partition(group, n)` asserts at run time. CUDA allows tiles of up "
+             "to 1024 threads (with `block_tile_memory`). The wavefront is 64 lanes on CDNA "
+             "(gfx90a, gfx942) and 32 on RDNA (gfx10xx, gfx11xx, gfx12xx); hipport takes "
+             "the GPUs from `--offload-arch` (default gfx90a;gfx942).",
+             "Work with tiles of the wavefront size (`warpSize`) and combine their results "
+             "through shared memory, or use the thread block (`this_thread_block()`) where "
+             "the tile spanned it.",
+             "auto tile = cg::tiled_partition<128>(block);\nv = cg::reduce(tile, v, "
+             "cg::plus<float>());",
+             "auto tile = cg::tiled_partition<64>(block);  // one wavefront\n"
+             "for (int o = tile.size() / 2; o > 0; o /= 2) v += tile.shfl_down(v, o);\n"
+             "// then combine the two tiles' results through shared memory"),
+         work=Work.BREAKS_BUILD),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(
@@ -152,7 +197,8 @@ _HAZARDS: tuple[Code, ...] = (
              "`#if defined(__CUDA_ARCH__)` with a portable `#else` branch (hipcc does "
              "not define `__CUDA_ARCH__`).",
              'unsigned lane;\nasm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
-             "unsigned lane = __lane_id();")),
+             "unsigned lane = __lane_id();"),
+         work=Work.BREAKS_BUILD),
     Code("HP501", "texture-reference",
          "Texture or surface reference (`texture<T, dim>`): removed from CUDA 12, "
          "deprecated in HIP.", Severity.WARNING, _explain(
@@ -164,7 +210,8 @@ _HAZARDS: tuple[Code, ...] = (
              "texture<float, 1, cudaReadModeElementType> tex;\n"
              "__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }",
              "__global__ void k(hipTextureObject_t tex, float* o) {\n"
-             "  o[0] = tex1Dfetch<float>(tex, 0);\n}")),
+             "  o[0] = tex1Dfetch<float>(tex, 0);\n}"),
+         work=Work.REVIEW),
     Code("HP502", "device-side-launch",
          "Kernel launched from device code (dynamic parallelism): not supported by HIP.",
          Severity.ERROR, _explain(
@@ -173,11 +220,14 @@ _HAZARDS: tuple[Code, ...] = (
              "Move the launch to the host (split the kernel at that point), or turn the "
              "child work into a loop inside the parent kernel.",
              "__global__ void parent(int* d) { child<<<1, 64>>>(d); }",
-             "// host\nparent<<<g, b>>>(d);\nchild<<<1, 64>>>(d);")),
+             "// host\nparent<<<g, b>>>(d);\nchild<<<1, 64>>>(d);"),
+         work=Work.BREAKS_BUILD),
     Code("HP503", "device-property-field",
          "`cudaDeviceProp` field missing from `hipDeviceProp_t`, spelled differently, "
          "or meaning something else on AMD.", Severity.WARNING, _explain(
-             "`hipDeviceProp_t` (ROCm 5.x) lacks many `cudaDeviceProp` fields, spells "
+             "`hipDeviceProp_t` lacks many `cudaDeviceProp` fields (ROCm 5.2 and 5.7; 6.4 "
+             "has most of them, not the NUMA, MPS and PCI-id ones: the finding names the "
+             "target, `--rocm-version`), spells "
              "`sharedMemPerMultiprocessor` as `maxSharedMemoryPerMultiProcessor`, and "
              "its `major`/`minor` give the GCN/CDNA architecture, not a compute "
              "capability, so `prop.major >= 7` tests mean nothing.",
@@ -187,7 +237,8 @@ _HAZARDS: tuple[Code, ...] = (
              "size_t smem = prop.sharedMemPerMultiprocessor;\n"
              "bool tensor = prop.major >= 7;",
              "size_t smem = prop.maxSharedMemoryPerMultiProcessor;\n"
-             "bool matrix = strncmp(prop.gcnArchName, \"gfx90a\", 6) == 0;")),
+             "bool matrix = strncmp(prop.gcnArchName, \"gfx90a\", 6) == 0;"),
+         work=Work.REVIEW),
     Code("HP504", "launch-bounds-min-blocks",
          "`__launch_bounds__` with a minimum-blocks argument, which HIP reads as waves "
          "per execution unit.", Severity.WARNING, _explain(
@@ -198,7 +249,8 @@ _HAZARDS: tuple[Code, ...] = (
              "Drop the second argument (the *unsafe* fix) or compute waves per EU: "
              "`minBlocks * maxThreads / (warpSize * 4)` for a 4-SIMD compute unit.",
              "__global__ void __launch_bounds__(256, 2) k(float* p);",
-             "__global__ void __launch_bounds__(256) k(float* p);")),
+             "__global__ void __launch_bounds__(256) k(float* p);"),
+         work=Work.REVIEW),
     Code("HP505", "device-clock-rate",
          "`clock()`/`clock64()` in device code: the counter rate differs on AMD.",
          Severity.INFO, _explain(
@@ -209,7 +261,8 @@ _HAZARDS: tuple[Code, ...] = (
              "`hipDeviceGetAttribute(&hz, hipDeviceAttributeWallClockRate, dev)` (kHz), "
              "and keep `clock64()` only for relative comparisons.",
              "long long t0 = clock64(); work(); cycles[i] = clock64() - t0;",
-             "long long t0 = wall_clock64(); work(); ticks[i] = wall_clock64() - t0;")),
+             "long long t0 = wall_clock64(); work(); ticks[i] = wall_clock64() - t0;"),
+         work=Work.REVIEW),
     Code("HP506", "managed-memory-hint",
          "Unified-memory allocation or hint whose effect depends on XNACK on AMD.",
          Severity.INFO, _explain(
@@ -221,18 +274,22 @@ _HAZARDS: tuple[Code, ...] = (
              "for hot data, and document the `HSA_XNACK` requirement.",
              "cudaMallocManaged(&p, n);\ncudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, 0);",
              "hipMallocManaged(&p, n);  // needs HSA_XNACK=1 to migrate on demand\n"
-             "hipMemAdvise(p, n, hipMemAdviseSetReadMostly, 0);")),
+             "hipMemAdvise(p, n, hipMemAdviseSetReadMostly, 0);"),
+         work=Work.REVIEW),
     Code("HP507", "cooperative-groups-gap",
          "Cooperative-groups feature missing from HIP (collectives, async copies, "
          "partitions).", Severity.WARNING, _explain(
-             "HIP's cooperative groups (ROCm 5.x) provide groups, `tiled_partition` and "
-             "`sync`, but not `cg::reduce`, `cg::inclusive_scan`/`exclusive_scan`, "
-             "`cg::memcpy_async`/`wait`, `labeled_partition` or `binary_partition`.",
+             "HIP's cooperative groups (ROCm 5.2, 5.7 and 6.4 alike) provide groups, "
+             "`tiled_partition` and `sync`, but not `cg::reduce`, "
+             "`cg::inclusive_scan`/`exclusive_scan`, `cg::memcpy_async`/`wait` or "
+             "`labeled_partition`; `binary_partition` only from ROCm 6.4, and only with "
+             "`HIP_ENABLE_WARP_SYNC_BUILTINS` defined.",
              "Write the collective with the tile's `shfl_down`/`shfl_xor` members, and "
              "asynchronous copies as plain loads and a barrier.",
              "int s = cg::reduce(tile, v, cg::plus<int>());",
              "for (int o = tile.size() / 2; o > 0; o /= 2) v += tile.shfl_down(v, o);\n"
-             "int s = v;")),
+             "int s = v;"),
+         work=Work.BREAKS_BUILD),
     Code("HP508", "graph-feature",
          "CUDA graph instantiation flag ROCm does not implement.", Severity.WARNING, _explain(
              "`hipGraphInstantiateWithFlags` implements only "
@@ -241,7 +298,8 @@ _HAZARDS: tuple[Code, ...] = (
              "after.",
              "Drop the flag and upload or prioritise explicitly where needed.",
              "cudaGraphInstantiateWithFlags(&exec, g, cudaGraphInstantiateFlagUseNodePriority);",
-             "hipGraphInstantiateWithFlags(&exec, g, 0);")),
+             "hipGraphInstantiateWithFlags(&exec, g, 0);"),
+         work=Work.REVIEW),
     Code("HP509", "default-stream-semantics",
          "Per-thread or legacy default stream, whose meaning depends on HIP compile "
          "options.", Severity.INFO, _explain(
@@ -253,7 +311,8 @@ _HAZARDS: tuple[Code, ...] = (
              "Pass an explicit stream, or add `-fgpu-default-stream=per-thread` to the "
              "HIP build when the CUDA build used per-thread default streams.",
              "kernel<<<g, b, 0, cudaStreamPerThread>>>(p);",
-             "hipStream_t s; hipStreamCreate(&s);\nkernel<<<g, b, 0, s>>>(p);")),
+             "hipStream_t s; hipStreamCreate(&s);\nkernel<<<g, b, 0, s>>>(p);"),
+         work=Work.REVIEW),
     Code("HP510", "mixed-type-min-max",
          "`min`/`max` in device code with integer arguments of different types: HIP "
          "compares them as `double`.", Severity.WARNING, _explain(
@@ -267,7 +326,8 @@ _HAZARDS: tuple[Code, ...] = (
              "does it where both declarations are in the function), or call "
              "`umin`/`llmin`/... explicitly.",
              "unsigned i = threadIdx.x; int n = count;\nunsigned last = min(i, n);",
-             "unsigned i = threadIdx.x; int n = count;\nunsigned last = min(i, (unsigned int)n);")),
+             "unsigned i = threadIdx.x; int n = count;\nunsigned last = min(i, (unsigned int)n);"),
+         work=Work.REVIEW),
     Code("HP511", "cxx-only-hip-header-in-c",
          "A C file includes a CUDA header whose HIP counterpart compiles only as C++.",
          Severity.WARNING, _explain(
@@ -280,12 +340,37 @@ _HAZARDS: tuple[Code, ...] = (
              "it in CMake) and fix what C++ rejects (casts from `void *`), or move the "
              "library calls into a C++ file with a C interface.",
              "/* sample.c */\n#include <curand.h>",
-             "/* sample.cpp (compiled as C++) */\n#include <hiprand/hiprand.h>")),
+             "/* sample.cpp (compiled as C++) */\n#include <hiprand/hiprand.h>"),
+         work=Work.BREAKS_BUILD),
+    Code("HP512", "case-without-hip-value",
+         "A `case` label whose CUDA enumerator has no HIP value on the target, or the HIP "
+         "value of a label above it: removed, with the statements only it reaches.",
+         Severity.WARNING, _explain(
+             "Error-string helpers list every status of a CUDA library, including ones its "
+             "HIP counterpart does not have (`CUFFT_NVRTC_FAILURE`, `CUFFT_MISSING_DEPENDENCY`, "
+             "`CUSOLVER_STATUS_INVALID_LICENSE`; `CUSOLVER_STATUS_ZERO_PIVOT` before ROCm "
+             "6.4), or two CUDA statuses HIP folds into one "
+             "(`CUSOLVER_STATUS_IRS_INTERNAL_ERROR` is `HIPSOLVER_STATUS_INTERNAL_ERROR`). "
+             "Kept, the label is an undeclared name or a duplicate case value: the helper, "
+             "and every program including it, does not compile. The HIP library never "
+             "returns a value it does not declare, so the label is dead code on AMD.",
+             "Nothing, usually: the *safe* fix removes the label, and its statements when "
+             "nothing else reaches them (when the case above falls through into them, they "
+             "stay, joined to that case). For a single source that also builds with CUDA, "
+             "keep the label under `#if !defined(__HIP_PLATFORM_AMD__)` instead.",
+             "case CUFFT_INTERNAL_ERROR:\n    return \"CUFFT_INTERNAL_ERROR\";\n"
+             "case CUFFT_NVRTC_FAILURE:\n    return \"CUFFT_NVRTC_FAILURE\";",
+             "case HIPFFT_INTERNAL_ERROR:\n    return \"CUFFT_INTERNAL_ERROR\";"),
+         work=Work.REVIEW),
 )
 
 # The hazards whose findings can carry a fix (all others only report).
 _FIXABLE = {"HP401": Fixable.UNSAFE, "HP402": Fixable.UNSAFE, "HP404": Fixable.UNSAFE,
             "HP405": Fixable.UNSAFE,
-            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE}
+            "HP503": Fixable.SAFE, "HP504": Fixable.UNSAFE, "HP510": Fixable.UNSAFE,
+            "HP512": Fixable.SAFE}
+# Changes made by default that a person must confirm (`convert --strict` fails).
+_CONFIRM = frozenset({"HP411"})
 HAZARDS_CODES = tuple(replace(c, category=Category.HAZARD,
-                              fixable=_FIXABLE.get(c.code, Fixable.NEVER)) for c in _HAZARDS)
+                              fixable=_FIXABLE.get(c.code, Fixable.NEVER),
+                              confirm=c.code in _CONFIRM) for c in _HAZARDS)

@@ -3,7 +3,7 @@ translation units that the HIP compiler rejects, and converted projects
 that their own build files do not build."""
 from __future__ import annotations
 
-from hipport.diagnostics.model import Category, Code, Severity
+from hipport.diagnostics.model import Category, Code, Severity, Work
 
 VERIFY_CODES = (
     Code("HP020", "compile-error", "A converted translation unit does not compile with hipcc; "
@@ -25,7 +25,7 @@ VERIFY_CODES = (
          "```\n"
          "src/kernel.cu:42:9: HP020 compile-error: use of undeclared identifier "
          "'cudaGraphInstantiateWithParams'\n"
-         "```"),
+         "```", work=Work.BREAKS_BUILD),
     Code("HP021", "compile-timeout", "hipcc did not finish a converted translation unit, or "
          "a build step did not finish, within the time limit (`--timeout`); it was stopped.",
          Severity.ERROR,
@@ -35,7 +35,7 @@ VERIFY_CODES = (
          "every process it started, and the project counts as not building (the errors it "
          "printed before are findings too). Heavily templated code (Thrust, CUB, CUTLASS) "
          "can take minutes per GPU target: raise `--timeout`, or use `--units "
-         "--syntax-only`, which skips code generation."),
+         "--syntax-only`, which skips code generation.", work=Work.BREAKS_BUILD),
     Code("HP657", "build-configure-error", "The converted project's build files do not "
          "configure: CMake stopped with an error.", Severity.ERROR,
          "`hipport verify --build` (the default when the tree has a CMakeLists.txt or a "
@@ -53,7 +53,7 @@ VERIFY_CODES = (
          "```\n"
          "CMakeLists.txt:3: HP657 error: CMake: FindThreads only works if either C or CXX "
          "language is enabled (in /usr/share/cmake-4.3/Modules/FindThreads.cmake:129)\n"
-         "```", category=Category.BUILD),
+         "```", category=Category.BUILD, work=Work.BREAKS_BUILD),
     Code("HP658", "build-error", "The converted project does not build: a compiler error, "
          "or a build step make could not run.", Severity.ERROR,
          "`hipport verify --build` builds every project of the converted tree with its own "
@@ -71,7 +71,7 @@ VERIFY_CODES = (
          "src/main.cpp:1: HP658 error: #error (\"Must define exactly one of "
          "__HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\")\n"
          "  in CMake project hip-repo, target app\n"
-         "```", category=Category.BUILD),
+         "```", category=Category.BUILD, work=Work.BREAKS_BUILD),
     Code("HP659", "link-error", "The converted project does not link: a symbol no library "
          "defines, or a library the linker cannot find.", Severity.ERROR,
          "`hipport verify --build` reports each undefined symbol once per target (lld's "
@@ -88,5 +88,5 @@ VERIFY_CODES = (
          "```\n"
          "src/solver.cpp:42: HP659 error: undefined symbol: cusolverDnCreate\n"
          "  in CMake project hip-repo, target solver\n"
-         "```", category=Category.BUILD),
+         "```", category=Category.BUILD, work=Work.BREAKS_BUILD),
 )

@@ -7,8 +7,9 @@
   what differs between them.
 
 ``[*]`` marks a finding hipport has a fix for that is not in the file yet;
-``[fixed]`` one whose fix this run applied (listed with ``--verbose``, or
-when its code is ``announced``: a version test resolved)."""
+``[fixed]`` one whose fix this run applied (listed with ``--verbose``, or when
+its code is ``listed_applied``: a version test resolved, a hazard's fix, an
+API the target deprecates)."""
 from __future__ import annotations
 
 from collections import Counter

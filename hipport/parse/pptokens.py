@@ -1,6 +1,8 @@
 """A small tokenizer for preprocessor text that tree-sitter leaves raw
-(`#define` bodies): identifiers and punctuation, with comments and literals
-skipped, offsets relative to the text."""
+(`#define` bodies): identifiers, literals and punctuation, with comments
+skipped, offsets relative to the text.  Literals are tokens of their own
+(never identifiers: a name inside a string is data), so that an argument
+that is only a literal (`f(0xffffffff, v)`) is still an argument."""
 from __future__ import annotations
 
 from typing import Iterator, NamedTuple
@@ -12,7 +14,7 @@ _STRING_PREFIXES = (b"u8R", b"uR", b"UR", b"LR", b"R", b"u8", b"u", b"U", b"L")
 
 
 class Token(NamedTuple):
-    kind: str  # "ident" | "punct"
+    kind: str  # "ident" | "literal" | "punct"
     text: bytes
     start: int
     end: int
@@ -31,19 +33,25 @@ def tokenize(text: bytes) -> Iterator[Token]:
             close = text.find(b"*/", i + 2)
             i = n if close == -1 else close + 2
         elif c in b"\"'":
-            i = _skip_quoted(text, i)
+            end = _skip_quoted(text, i)
+            yield Token("literal", text[i:end], i, end)
+            i = end
         elif c in _DIGITS or (c == 0x2E and i + 1 < n and text[i + 1] in _DIGITS):
+            start = i
             i += 1
             while i < n and (text[i] in _IDENT_CHAR or text[i] == 0x2E
                              or (text[i] in b"+-" and text[i - 1] in b"eEpP")):
                 i += 1
+            yield Token("literal", text[start:i], start, i)
         elif c in _IDENT_START:
             j = i + 1
             while j < n and text[j] in _IDENT_CHAR:
                 j += 1
             word = text[i:j]
             if j < n and text[j] in b"\"'" and word in _STRING_PREFIXES:
-                i = _skip_raw(text, j) if word.endswith(b"R") else _skip_quoted(text, j)
+                end = _skip_raw(text, j) if word.endswith(b"R") else _skip_quoted(text, j)
+                yield Token("literal", text[i:end], i, end)
+                i = end
                 continue
             yield Token("ident", word, i, j)
             i = j

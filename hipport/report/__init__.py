@@ -26,7 +26,7 @@ class Format:
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("text", "hipport.report.text", ".txt", "terminal summary (rich tables)"),
     Format("json", "hipport.report.json_format", ".json", "the full report, schema "
-           "hipport-report/1"),
+           "hipport-report/2"),
     Format("md", "hipport.report.markdown", ".md", "Markdown document"),
     Format("html", "hipport.report.html", ".html", "self-contained page with charts"),
     Format("csv", "hipport.report.csv_format", ".csv", "the unmapped-API ledger"),

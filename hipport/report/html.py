@@ -116,4 +116,5 @@ def render(report: Report, out: TextIO) -> None:
         else view.files_needing_work(report, view.TOP_LEDGER),
         ledger=report.ledger[:view.TOP_LEDGER],
         label_width=LABEL_WIDTH, chart_width=CHART_WIDTH + LABEL_WIDTH + 90,
-        bar_height=BAR_HEIGHT))
+        bar_height=BAR_HEIGHT, coverage=view.coverage_note(report),
+        steps=view.next_steps(report), kinds=view.KINDS))

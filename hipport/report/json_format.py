@@ -1,4 +1,4 @@
-"""JSON: the whole report as data, schema `hipport-report/1`
+"""JSON: the whole report as data, schema `hipport-report/2`
 (hipport/report/schema/report.schema.json)."""
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def tally_dict(t: Tally) -> dict[str, Any]:
 
 
 def report_dict(r: Report) -> dict[str, Any]:
-    e = r.effort
+    e, c = r.effort, r.coverage
     return {
         "schema": r.schema,
         "tool": {"name": "hipport", "version": r.version},
@@ -50,6 +50,8 @@ def report_dict(r: Report) -> dict[str, Any]:
             "code": row.code, "hip_name": row.hip_name, "occurrences": row.occurrences,
             "files": row.files, "locations": list(row.locations), "note": row.note,
             "action": row.action, "days": _days(row.days), "priority": row.priority,
+            "kind": "blocker" if row.blocker else "review", "low_days": _days(row.low),
+            "high_days": _days(row.high),
         } for row in r.ledger],
         "findings": [{
             "code": g.code, "name": g.name, "summary": g.summary, "severity": g.severity,
@@ -57,14 +59,24 @@ def report_dict(r: Report) -> dict[str, Any]:
             "locations": list(g.locations), "days": _days(g.days),
         } for g in r.findings],
         "effort": {
-            "lines": [{"item": x.item, "quantity": x.quantity, "basis": x.basis,
-                       "days": _days(x.days)} for x in e.lines],
+            "basis": e.basis, "basis_detail": e.basis_detail,
+            "low_days": _days(e.low), "likely_days": _days(e.total), "high_days": _days(e.high),
+            "blocker_days": _days(e.blocker_days),
+            "lines": [{"item": x.item, "kind": x.kind, "stage": x.stage,
+                       "quantity": x.quantity, "basis": x.basis, "low_days": _days(x.low),
+                       "days": _days(x.days), "high_days": _days(x.high),
+                       "locations": list(x.locations), "hint": x.hint} for x in e.lines],
             "subtotal_days": _days(e.subtotal), "contingency": e.contingency,
             "contingency_days": _days(e.contingency_days), "total_days": _days(e.total),
             "assumptions": list(e.assumptions),
         },
+        "coverage": {
+            "basis": c.basis, "every_file": c.every_file,
+            "not_built": {"files": c.not_built_files, "findings": c.not_built_findings,
+                          "lines": c.not_built_lines, "paths": list(c.not_built_paths)},
+        },
         "directories": [{"path": d.name, **tally_dict(d.tally)} for d in r.directories],
-        "files": [{"path": f.path, **_exact(f.path), "outcome": f.outcome,
+        "files": [{"path": f.path, **_exact(f.path), "outcome": f.outcome, "built": f.built,
                    **tally_dict(f.tally)} for f in r.files],
         "skipped": list(r.skipped),
         "strategies": [{

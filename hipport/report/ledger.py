@@ -25,6 +25,8 @@ ACTIONS = {
                     "fallback.",
     "review": "Rename to {hip} needs review: check the note, then convert with "
               "--unsafe-fixes or by hand.",
+    "emulated": "No HIP equivalent, emulated by hipport_polyfills.h: read the fallback's "
+                "semantics and cost in docs/polyfills.md.",
 }
 
 
@@ -42,6 +44,10 @@ class LedgerRow:
     action: str
     days: float
     priority: str  # high / medium / low, from days (see EffortModel.priority)
+    paths: frozenset[str] = frozenset()  # every file it is used in
+    blocker: bool = True  # left unconverted (the build stops), else converted with a caveat
+    low: float = 0.0  # the days' range (EffortModel.bounds)
+    high: float = 0.0
 
 
 def reference_library(f: LocatedFinding) -> str:
@@ -71,9 +77,10 @@ def build_ledger(findings: Iterable[tuple[str, LocatedFinding]], table: MappingT
         entry = table.lookup(name)
         hip = f.finding.hip_name or (entry.hip if entry is not None else None)
         days = model.ledger_days(status, count)
+        blocker = CODES[f.code].work_left.blocker
         rows.append(LedgerRow(
             name, reference_library(f), status, f.code, hip, count, len(paths), tuple(where),
             entry.note if entry is not None else None,
             ACTIONS[status].format(hip=f"`{hip}`" if hip else "the HIP name"),
-            days, model.priority(days)))
+            days, model.priority(days), frozenset(paths), blocker, *model.bounds(days, blocker)))
     return tuple(sorted(rows, key=lambda r: (-r.days, -r.occurrences, r.cuda_name, r.status)))

@@ -14,4 +14,6 @@ def render(report: Report, out: TextIO) -> None:
     template = environment(autoescape=False).get_template("report.md.j2")
     out.write(template.render(r=report, headline=view.headline(report), files=files,
                               all_files=len(files) == len(report.files),
-                              ledger=report.ledger[:view.TOP_LEDGER]))
+                              ledger=report.ledger[:view.TOP_LEDGER],
+                              coverage=view.coverage_note(report), span=view.effort_span(report),
+                              steps=view.next_steps(report), kinds=view.KINDS))

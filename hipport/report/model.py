@@ -5,21 +5,26 @@ unconverted) references; reuse rate = original lines kept / lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable, Mapping
 
 from hipport.codes import CODES
+from hipport.diagnostics.model import Work
 from hipport.findings import LocatedFinding
 from hipport.jobs import FileResult
-from hipport.report.effort import STATUSES, EffortModel
+from hipport.report.built import BuildOutcome
+from hipport.report.effort import EffortModel
+from hipport.report.estimate import Effort, Group, estimate
+from hipport.report.estimate import EffortLine as EffortLine  # re-exported
 from hipport.report.ledger import LedgerRow, build_ledger, reference_library
+from hipport.report.reach import Reach
 from hipport.report.strategies import StrategyRow
 from hipport.runner import tally
 from hipport.score import FileStats, conversion_rate, counted_reference, is_reference, reuse_rate
 from hipport.table import MappingTable
 from hipport.version import __version__
-from hipport.words import plural
 
-SCHEMA_ID = "hipport-report/1"
+SCHEMA_ID = "hipport-report/2"
 FIRST_LOCATIONS = 5  # locations listed per ledger row or finding code
 
 
@@ -74,6 +79,7 @@ class FileReport:
     outcome: str
     tally: Tally
     findings: tuple[LocatedFinding, ...] = ()  # for SARIF; no file contents are kept
+    built: bool = True  # a target of the build files reaches it (report/reach.py)
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,7 @@ class FindingGroup:
     files: int
     locations: tuple[str, ...]
     days: float
+    open_paths: frozenset[str] = frozenset()  # the files with an open finding of the code
 
     @property
     def open(self) -> int:
@@ -120,24 +127,15 @@ class FindingGroup:
 
 
 @dataclass(frozen=True)
-class EffortLine:
-    item: str
-    quantity: int
-    basis: str
-    days: float
+class Coverage:
+    """What the estimate covers: the files the build reaches, the rest apart."""
 
-
-@dataclass(frozen=True)
-class Effort:
-    lines: tuple[EffortLine, ...]
-    subtotal: float
-    contingency: float  # a fraction
-    total: float
-    assumptions: tuple[str, ...]
-
-    @property
-    def contingency_days(self) -> float:
-        return self.total - self.subtotal
+    basis: str  # what was read to decide (report/reach.py)
+    every_file: bool  # no build file: every file is billed
+    not_built_files: int = 0
+    not_built_findings: int = 0
+    not_built_lines: int = 0
+    not_built_paths: tuple[str, ...] = ()  # the first few
 
 
 @dataclass(frozen=True)
@@ -155,6 +153,7 @@ class Report:
     skipped: tuple[str, ...] = ()  # "path: reason" for files not read at all
     # Both strategies side by side (rewrite, compat); empty when not measured.
     strategies: tuple[StrategyRow, ...] = ()
+    coverage: Coverage = Coverage("no build files read", True)
     version: str = __version__
     schema: str = field(default=SCHEMA_ID)
 
@@ -166,26 +165,51 @@ def _is_open(f: LocatedFinding) -> bool:
 def build_report(results: Iterable[FileResult], table: MappingTable, model: EffortModel, *,
                  paths: Iterable[str] = (), settings: Mapping[str, str] | None = None,
                  skipped: Iterable[str] = (),
-                 strategies: Iterable[StrategyRow] = ()) -> Report:
+                 strategies: Iterable[StrategyRow] = (),
+                 reach: Reach | None = None, named: Mapping[str, Path] | None = None,
+                 outcome: BuildOutcome | None = None) -> Report:
+    """``reach``: the files the build reaches (None: every file counts), the
+    report's names mapped to the files by ``named``; ``outcome``: what a
+    build of the converted tree left (``--verify``)."""
     results = [r for r in results if r.stats.lines or r.findings]
     run = tally(results)
     skipped = tuple(skipped)
+
+    def is_built(name: str) -> bool:
+        path = (named or {}).get(name)
+        return reach is None or path is None or reach.reaches(path)
+
     files = tuple(sorted(
         (FileReport(r.display, r.outcome.value,
-                    Tally.of(r.stats, sum(1 for f in r.findings if _is_open(f))), r.findings)
+                    Tally.of(r.stats, sum(1 for f in r.findings if _is_open(f))), r.findings,
+                    is_built(r.display))
          for r in results), key=lambda f: f.path))
-    ledger = build_ledger(files_findings(files), table, model, FIRST_LOCATIONS)
-    groups = _finding_groups(files, model)
+    built = [f for f in files if f.built]
+    ledger = build_ledger(files_findings(built), table, model, FIRST_LOCATIONS)
+    groups = _finding_groups(built, model)
     totals = Tally.of(run.totals, sum(f.tally.open_findings for f in files), len(files))
     outcomes = {"converted": run.files_converted, "unchanged": run.files_unchanged,
                 "failed": run.files_failed, "skipped": run.files_skipped + len(skipped)}
+    changed = [f.path for f in built if f.outcome == "converted"]
+    effort = estimate(model, ledger, [Group(g.code, g.name, g.open, g.open_paths, g.locations,
+                                            g.days) for g in groups], changed, outcome,
+                      sum(f.tally.refs_converted for f in built))
     return Report(
         paths=tuple(paths), settings=dict(settings or {}), totals=totals, outcomes=outcomes,
         files=files, directories=_directories(files), libraries=_libraries(files, table, ledger),
-        ledger=ledger, findings=groups,
-        effort=_effort(model, ledger, groups, totals, run.files_converted),
-        skipped=skipped, strategies=tuple(strategies),
+        ledger=ledger, findings=groups, effort=effort,
+        skipped=skipped, strategies=tuple(strategies), coverage=_coverage(files, reach),
     )
+
+
+def _coverage(files: tuple[FileReport, ...], reach: Reach | None) -> Coverage:
+    if reach is None or reach.built is None:
+        return Coverage(reach.basis if reach is not None else "every file", True)
+    apart = [f for f in files if not f.built]
+    return Coverage(reach.basis, False, len(apart),
+                    sum(f.tally.open_findings + f.tally.refs_unconverted for f in apart),
+                    sum(f.tally.lines for f in apart),
+                    tuple(f.path for f in apart[:FIRST_LOCATIONS]))
 
 
 def files_findings(files: Iterable[FileReport]) -> Iterable[tuple[str, LocatedFinding]]:
@@ -228,54 +252,43 @@ def _libraries(files: tuple[FileReport, ...], table: MappingTable,
     return tuple(sorted(rows, key=lambda r: (-r.refs, r.library)))
 
 
-def _finding_groups(files: tuple[FileReport, ...], model: EffortModel) -> tuple[FindingGroup, ...]:
-    found: dict[str, tuple[list[int], set[str], list[str]]] = {}
+def _finding_groups(files: Iterable[FileReport], model: EffortModel) -> tuple[FindingGroup, ...]:
+    found: dict[str, tuple[list[int], set[str], set[str], list[str], list[str]]] = {}
     for path, f in files_findings(files):
         if is_reference(f.code):
             continue
-        counts, paths, where = found.setdefault(f.code, ([0, 0], set(), []))
+        counts, paths, open_paths, where, where_open = found.setdefault(
+            f.code, ([0, 0], set(), set(), [], []))
         counts[0] += 1
         counts[1] += f.applied
         paths.add(path)
         here = f"{path}:{f.location.line}"
-        if len(where) < FIRST_LOCATIONS and here not in where:
-            where.append(here)
+        for places in (where, *(() if f.applied else (where_open,))):
+            if len(places) < FIRST_LOCATIONS and here not in places:
+                places.append(here)
+        if not f.applied:
+            open_paths.add(path)
     groups = []
-    for code, ((count, fixed), paths, where) in sorted(found.items()):
+    for code, ((count, fixed), paths, open_paths, all_places, where) in sorted(found.items()):
+        where = where or all_places  # the open ones first: where the work is
         known = CODES.get(code)
         groups.append(FindingGroup(
             code, known.name if known else code.lower(), known.summary if known else "",
             known.severity.value if known else "warning", count, fixed, len(paths),
-            tuple(where), (count - fixed) * model.finding_weight(code)))
+            tuple(where), finding_days(model, code, count - fixed, len(open_paths)),
+            frozenset(open_paths)))
     return tuple(groups)
 
 
-def _effort(model: EffortModel, ledger: tuple[LedgerRow, ...], groups: tuple[FindingGroup, ...],
-            totals: Tally, files_changed: int) -> Effort:
-    lines: list[EffortLine] = []
-    by_status: dict[str, list[LedgerRow]] = {}
-    for row in ledger:
-        by_status.setdefault(row.status, []).append(row)
-    for status in STATUSES:
-        rows = by_status.get(status, [])
-        if not rows:
-            continue
-        uses = sum(r.occurrences for r in rows)
-        lines.append(EffortLine(
-            f"ledger: {status} APIs", len(rows),
-            f"{model.per_api[status]:g}/API + {model.per_occurrence[status]:g}/use "
-            f"x {plural(uses, 'use')}", sum(r.days for r in rows)))
-    for g in groups:
-        if g.open:
-            lines.append(EffortLine(f"{g.code} {g.name}", g.open,
-                                    f"{model.finding_weight(g.code):g}/finding", g.days))
-    lines.append(EffortLine("review automatic conversions", totals.refs_converted,
-                            f"{model.per_converted_reference:g}/reference",
-                            totals.refs_converted * model.per_converted_reference))
-    lines.append(EffortLine("build and test changed files", files_changed,
-                            f"{model.per_converted_file:g}/file",
-                            files_changed * model.per_converted_file))
-    subtotal = sum(line.days for line in lines)
-    return Effort(tuple(lines), subtotal, model.contingency, subtotal * (1 + model.contingency),
-                  tuple(model.assumptions()))
+def finding_days(model: EffortModel, code: str, open_findings: int, files: int) -> float:
+    """A blocker code is billed per open finding, a review code per file it
+    is open in, a code that leaves nothing to do not at all."""
+    work = work_of(code)
+    if work is Work.NONE or not open_findings:
+        return 0.0
+    return model.finding_weight(code) * (open_findings if work.blocker else files)
 
+
+def work_of(code: str) -> Work:
+    known = CODES.get(code)
+    return known.work_left if known is not None else Work.REVIEW

@@ -4,6 +4,7 @@ mode (nothing written), measure the compat strategy beside it, and build one
 format and prints; tests, tools and benchmarks call ``make_report`` too."""
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,8 +21,10 @@ from hipport.files import Selection
 from hipport.jobs import FileResult
 from hipport.output.progress import progress_bar
 from hipport.pipeline import execute, plan
+from hipport.report.built import Builder, BuildOutcome
 from hipport.report.effort import load_effort_model
 from hipport.report.model import Report, build_report
+from hipport.report.reach import build_reach
 from hipport.report.strategies import StrategyRow, strategy_row
 from hipport.request import FrontEnd, Request
 from hipport.table import load_table
@@ -46,16 +49,26 @@ class ReportRequest:
     front_end: FrontEnd = FrontEnd()
     cache: bool = True
     assume_cuda_version: str | None = None
+    polyfills: str = "safe"  # --polyfills
+    # Bill from a build of the converted tree (made in a scratch folder) rather
+    # than from the findings alone: make_report's ``builder`` builds it.
+    verify: bool = False
+    timeout: float = 300.0  # seconds per compile, with verify
 
 
-def make_report(req: ReportRequest, progress: bool = False) -> Report:
-    """The report for ``req``; reads the sources, writes nothing."""
+def make_report(req: ReportRequest, progress: bool = False,
+                builder: Builder | None = None) -> Report:
+    """The report for ``req``; reads the sources, writes nothing in them
+    (``req.verify`` converts into a scratch folder and ``builder`` builds it)."""
+    if req.verify and builder is None:
+        raise UsageError("a report on a built tree (--verify) needs a builder; "
+                         "hipport.built.BUILD is the one `hipport report --verify` uses")
     model = load_effort_model(load_config(req.paths[0] if req.paths else None, req.config))
     selection = Selection(req.include, req.exclude, build_files=req.build_files)
     planned = plan(Request(
         tuple(req.paths), Mode.DRY_RUN,
         build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version,
-                       assume_cuda_version=req.assume_cuda_version),
+                       assume_cuda_version=req.assume_cuda_version, polyfills=req.polyfills),
         selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug,
         names_from_root=True))
     if req.output is not None:  # refused before any work: a report never replaces code
@@ -63,6 +76,7 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
     with progress_bar("analysing", len(planned.jobs), enabled=progress) as advance:
         run = execute(planned, observe=advance)
     strategies = compare_strategies(req, planned.request, run.results)
+    outcome = built_outcome(planned.request, builder, req) if builder and req.verify else None
     shown = {"unsafe-fixes": "on"} if req.unsafe_fixes else {}
     if req.rocm_version:
         shown["rocm-version"] = req.rocm_version
@@ -76,7 +90,18 @@ def make_report(req: ReportRequest, progress: bool = False) -> Report:
         paths=[shown_path(Path(p.resolve().name)) for p in req.paths],
         settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}"
                                  for s in planned.skipped],
-        strategies=strategies)
+        strategies=strategies, reach=build_reach(req.paths),
+        named={job.display: job.source.resolve() for job in planned.jobs}, outcome=outcome)
+
+
+def built_outcome(request: Request, builder: Builder, req: ReportRequest) -> BuildOutcome:
+    """Convert the tree into a scratch folder (named as the report names its
+    files) and build it; the folder is removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="hipport-report-") as scratch:
+        converted = Path(scratch) / "converted"
+        execute(plan(replace(request, mode=Mode.MIRROR, output=converted,
+                             names_from_root=True)))
+        return builder(converted, req.jobs, req.timeout)
 
 
 def compare_strategies(req: ReportRequest, request: Request,

@@ -55,7 +55,7 @@ def _next_steps(console: Console, report: Report) -> None:
     steps = view.next_steps(report)
     if not steps:
         return
-    console.print("[bold]Next steps[/bold] (the most work first):")
+    console.print("[bold]Next steps[/bold] (what unblocks the build first):")
     for i, step in enumerate(steps, 1):
         where = f" at {step.where}" if step.where else ""
         console.print(f"  {i}. [bold]{escape(step.what)}[/bold] ({escape(step.detail)}, "
@@ -67,8 +67,33 @@ def _next_steps(console: Console, report: Report) -> None:
                       highlight=False)
 
 
+def _effort(console: Console, report: Report) -> None:
+    e = report.effort
+    lines = e.lines[:TOP_TERMINAL]
+    firsts = [line.locations[0] if line.locations else "" for line in lines]
+    effort = _table(f"Effort estimate (person-days, {e.basis})", "Kind", "Item", "Quantity",
+                    "Basis", "Low", "Likely", "High", "First location",
+                    whole={"First location": _widest(firsts)})
+    for line, first in zip(lines, firsts):
+        effort.add_row(view.KINDS.get(line.kind, line.kind), line.item, str(line.quantity),
+                       line.basis, view.days(line.low), view.days(line.days),
+                       view.days(line.high), first)
+    if len(e.lines) > len(lines):
+        rest = e.lines[len(lines):]
+        effort.add_row("", f"{plural(len(rest), 'more line')} (--format json lists them)", "",
+                       "", view.days(sum(x.low for x in rest)),
+                       view.days(sum(x.days for x in rest)),
+                       view.days(sum(x.high for x in rest)), "")
+    if e.contingency:
+        effort.add_row("", "contingency", "", f"{e.contingency:.0%}", "",
+                       view.days(e.contingency_days), "", "")
+    effort.add_row("", "[bold]total[/bold]", "", "", f"[bold]{view.days(e.low)}[/bold]",
+                   f"[bold]{view.days(e.total)}[/bold]", f"[bold]{view.days(e.high)}[/bold]", "")
+    console.print(effort)
+
+
 _LEFT = {"Status", "Library", "ROCm", "First location", "Name", "Severity", "Basis",
-         "Priority", "Action"}
+         "Priority", "Action", "Kind", "Item"}
 
 
 def render(report: Report, out: TextIO) -> None:
@@ -76,6 +101,8 @@ def render(report: Report, out: TextIO) -> None:
     t = report.totals
     console.print(f"[bold]CUDA to HIP migration report[/bold]: {', '.join(report.paths)}")
     console.print(view.headline(report))
+    console.print(f"{view.coverage_note(report)} Basis: {report.effort.basis_detail}.",
+                  highlight=False)
     _next_steps(console, report)
     summary = _table("Summary", "Measure", "Value")
     for measure, value in (
@@ -89,7 +116,7 @@ def render(report: Report, out: TextIO) -> None:
         ("Conversion rate", view.percent(t.conversion_rate)),
         ("Reuse rate", view.percent(t.reuse_rate)),
         ("Open findings", str(t.open_findings)),
-        ("Estimated effort", f"{view.days(report.effort.total)} person-days"),
+        ("Estimated effort", f"{view.effort_span(report)} person-days"),
     ):
         summary.add_row(measure, value)
     console.print(summary)
@@ -144,21 +171,7 @@ def render(report: Report, out: TextIO) -> None:
                           str(lib.refs_unconverted), view.percent(lib.conversion_rate))
     console.print(libraries)
 
-    effort = _table("Effort estimate (person-days)", "Item", "Quantity", "Basis", "Days")
-    # One row for the open findings (their codes are in the table above).
-    per_code = {f"{g.code} {g.name}" for g in report.findings}
-    hazards = [line for line in report.effort.lines if line.item in per_code]
-    for line in report.effort.lines:
-        if line.item not in per_code:
-            effort.add_row(line.item, str(line.quantity), line.basis, view.days(line.days))
-        elif line is hazards[0]:
-            effort.add_row("open findings (table above)", str(sum(h.quantity for h in hazards)),
-                           f"per code, {plural(len(hazards), 'code')}",
-                           view.days(sum(h.days for h in hazards)))
-    effort.add_row("contingency", "", f"{report.effort.contingency:.0%}",
-                   view.days(report.effort.contingency_days))
-    effort.add_row("[bold]total[/bold]", "", "", f"[bold]{view.days(report.effort.total)}[/bold]")
-    console.print(effort)
+    _effort(console, report)
 
     work = view.files_needing_work(report, TOP_TERMINAL)
     if work:

@@ -13,7 +13,7 @@ from hipport.rules.shapes import (
     OtherFunctionForArity,
     WrapArgument,
 )
-from hipport.table.versions import Release
+from hipport.table.versions import Release, release_text
 
 # Masks meaning "every lane of the warp" (or "the lanes active here"): HIP's
 # mask-less warp functions act on the active lanes of the wavefront, so
@@ -45,14 +45,16 @@ def drop_first_argument(data: bytes, ref: Reference,
     """`__shfl_down_sync(mask, v, d)` -> `__shfl_down(v, d)`: HIP's mask-less
     warp functions act on the active lanes of the wavefront.
 
-    Only a full mask says "every lane": a partial or unknown one (`active`,
-    `0x0000ffff`, a variable) names the lanes that take part, which may be
-    lanes diverged elsewhere (allowed since Volta, never converged on AMD).
-    Dropping it is then right only when exactly those lanes are active at
-    this call, which a person has to confirm: the rewrite becomes an unsafe
-    fix (applied with --unsafe-fixes), reported until then.  Keeping the
-    call as it was is loud, not silent: HIP before ROCm 6.2 has no `_sync`
-    forms, and later ones want a 64-bit mask."""
+    It is the only form that compiles on every target: HIP 5.2 has no `_sync`
+    functions, and ROCm 6.2+ declares them only under
+    `HIP_ENABLE_WARP_SYNC_BUILTINS` with a 64-bit mask (a `static_assert`)
+    that must equal the lanes active at the call, which a CUDA mask widened to
+    64 bits is not on a 64-lane wavefront.  Only a full mask says "every
+    lane": a partial or unknown one (`active`, `0x0000ffff`, a variable) names
+    the lanes that take part, which may be lanes diverged elsewhere (allowed
+    since Volta, never converged on AMD).  Dropping it is then right only when
+    exactly those lanes are active at this call, which a person has to
+    confirm: the call is flagged (HP411)."""
     if not ref.args or len(ref.args) < 2:
         return None
     (first_start, first_end), (second_start, _) = ref.args[0], ref.args[1]
@@ -61,10 +63,26 @@ def drop_first_argument(data: bytes, ref: Reference,
     if is_full_mask(data, mask):
         return ArgumentRewrite(edits, "the mask argument was dropped")
     shown = " ".join(mask.decode("utf-8", "replace").split())
-    return ArgumentRewrite(edits, "drops the mask argument",
-                           f"the mask `{shown}` is not a full-warp mask: HIP's mask-less form "
-                           "acts on whichever lanes are active here, so check that exactly "
-                           "the lanes of the mask reach this call")
+    return ArgumentRewrite(edits, "the mask argument was dropped",
+                           f"the mask `{shown}` is not a full-warp mask, and "
+                           f"{_no_sync_form(ref.name, target)}: the mask-less form acts on "
+                           "whichever lanes are active here, so check that exactly the lanes "
+                           "of the mask reach this call")
+
+
+# The first ROCm release declaring the warp `_sync` functions (under
+# HIP_ENABLE_WARP_SYNC_BUILTINS): amd_warp_sync_functions.h says 6.2; 5.2 and
+# 5.7 have none, 6.4 has them.
+_WARP_SYNC_FORMS = (6, 2)
+
+
+def _no_sync_form(name: str, target: Release | None) -> str:
+    """Why ``name`` cannot stay as it is on ``target``."""
+    if target is not None and target < _WARP_SYNC_FORMS:
+        return f"ROCm {release_text(target)} (the target) has no `{name}`"
+    where = f"ROCm {release_text(target)} (the target)" if target is not None else "ROCm 6.2+"
+    return (f"{where} declares `{name}` only with HIP_ENABLE_WARP_SYNC_BUILTINS defined and "
+            "a 64-bit mask equal to the active lanes")
 
 
 def _wrap_symbol(data: bytes, ref: Reference, index: int) -> ArgumentRewrite | None:
@@ -204,7 +222,9 @@ def void_pointer_out_argument_before_64(data: bytes, ref: Reference,
     """`cudaMallocPitch(&p, ...)`: ROCm 6.4 has the `T**` overload, 5.2 and 5.7 do not."""
     if target is not None and target >= _TEMPLATE_PITCH:
         return ArgumentRewrite((), "")
-    return _cast_arguments(data, ref, _VOID_OUT, "HIP before ROCm 6.4 has no `T**` overload")
+    where = "HIP before ROCm 6.4" if target is None else \
+        f"ROCm {release_text(target)}, the target,"
+    return _cast_arguments(data, ref, _VOID_OUT, f"{where} has no `T**` overload")
 
 
 @argument_rule("kernel-as-void-pointer", _cast_shape(None, _KERNEL))

@@ -1,12 +1,14 @@
 """`#include` targets: CUDA headers become HIP headers, without duplicates."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Role
 from hipport.rules import Context, RuleRole, file_rule
+from hipport.rules.emulation import APPLIED_CODES, EMULATION_CODES, emulated
 from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
@@ -18,8 +20,8 @@ CUDA_HEADER_PREFIXES = (
 )
 
 
-@file_rule("includes", codes=("HP302", "HP303", "HP511", "HP900", "HP901", "HP903", "HP905"),
-           role=RuleRole.REWRITE)
+@file_rule("includes", codes=("HP302", "HP303", "HP511", "HP900", "HP901", "HP903", "HP905",
+                              *EMULATION_CODES), role=RuleRole.REWRITE)
 def rewrite_includes(ctx: Context) -> Iterator[Finding]:
     seen: set[tuple[int, str]] = set()  # (conditional block, final target)
     # In file order: which of two includes is the duplicate must not depend on the
@@ -37,6 +39,17 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
         common = {"cuda_name": entry.cuda, "hip_name": entry.hip, "library": entry.library}
         note = f": {entry.note}" if entry.note else ""
         if not entry.status.converts or entry.hip is None:
+            polyfill = emulated(entry.cuda, ctx.settings, inc.start, inc.end,
+                                library=entry.library)
+            if polyfill is not None:
+                # The polyfill header provides what the header declared: the
+                # include goes (the header is included where the uses are).
+                fix = None
+                if polyfill.code in APPLIED_CODES and inc.alone_on_line:
+                    fix = Fix((Edit(inc.line_start, inc.line_end, b""),),
+                              title=f"Remove #include <{entry.cuda}>")
+                yield replace(polyfill, fix=fix)
+                continue
             code = "HP903" if entry.status is Status.REMOVED else "HP901"
             yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
                           inc.start, inc.end, None, **common, note=entry.note)
@@ -90,6 +103,9 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
         return
     finals = sorted(((inc.start, _final_header(ctx, inc.target)) for inc in ctx.analysis.includes))
     why = _needs_runtime(ctx)
+    # Kernel code needs the whole runtime (blockIdx, __syncthreads):
+    # <hip/hip_runtime_api.h>, which <cuda_runtime_api.h> becomes, is not enough.
+    enough = {FULL_RUNTIME} if ctx.analysis.device_syntax else RUNTIME_HEADERS
     groups = next((start for start, final in finals if final == COOPERATIVE_GROUPS), None)
     if groups is not None:
         # HIP 5.x's hip_cooperative_groups.h uses hipBlockDim_z & co. without
@@ -98,7 +114,7 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
                 or at > groups:
             return
         why = why or "<hip/hip_cooperative_groups.h> (HIP 5.x needs hip_runtime.h before it)"
-    elif why is None or any(final in RUNTIME_HEADERS for _, final in finals):
+    elif why is None or any(final in enough for _, final in finals):
         return
     newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
     fix = Fix((Edit(at, at, b"#include <hip/hip_runtime.h>" + newline),),

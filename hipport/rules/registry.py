@@ -47,9 +47,10 @@ class ArgumentRewrite(NamedTuple):
     edits: tuple[Edit, ...]  # besides the rename
     detail: str  # what was done, for the finding's message
     # Why this call's rewrite may change what the code does ("" when it
-    # cannot): the rename then becomes an unsafe fix, applied only with
-    # --unsafe-fixes and reported until then.
-    review: str = ""
+    # cannot).  The rewrite is still applied, because what is left would
+    # compile on no target, and the reason is reported as a finding of its
+    # own (HP411) that a person must confirm: `convert --strict` fails on it.
+    caveat: str = ""
     # The HIP name to emit instead of the entry's, when this call's arguments
     # pick another HIP function (`cudaEventCreate(&e, flags)`).
     hip: str | None = None

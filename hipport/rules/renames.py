@@ -1,7 +1,9 @@
 """Table-driven renames: every CUDA reference the front end found."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
+from itertools import accumulate
 from typing import Iterator
 
 from hipport.codes import LIBRARY_CODES
@@ -9,20 +11,30 @@ from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.model import Reference, Role
 from hipport.rules import Context, RuleRole, argument_rules, file_rule
+from hipport.rules.case_labels import removed_spans
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
+from hipport.rules.emulation import EMULATION_CODES, emulated
 from hipport.table.schema import Mapping, Status
-from hipport.table.versions import Availability, for_target, unavailable_reason
+from hipport.table.versions import (
+    Availability,
+    deprecation_reason,
+    for_target,
+    note_for_target,
+    unavailable_reason,
+)
 
 
-@file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP900", "HP901", "HP902",
-                              "HP903", "HP904", "HP905"), role=RuleRole.REWRITE)
+@file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP411", "HP900", "HP901",
+                              "HP902", "HP903", "HP904", "HP905", *EMULATION_CODES),
+           role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
-    deleted = _deleted_arguments(ctx)
+    # What argument rules and removed `case` labels delete goes with them.
+    deleted = _Spans(_deleted_arguments(ctx) + removed_spans(ctx))
     # Version tests in #if conditions are the cuda-version rule's.
     versions = [(r.start, r.end) for r in resolve_version_tests(ctx)]
     for ref in ctx.analysis.references:
-        if any(start <= ref.start and ref.end <= end for start, end in deleted):
+        if deleted.cover(ref.start, ref.end):
             continue  # e.g. `__activemask()` as the mask a warp `_sync` call drops
         if ref.name in VERSION_MACROS and any(s <= ref.start < e for s, e in versions):
             continue
@@ -35,9 +47,21 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
         elif entry.kind == "header" or (entry.kind == "namespace") != (ref.role is Role.NAMESPACE):
             continue  # e.g. a namespace name used as a variable: not this entry
         else:
-            finding = _convert(ctx, ref, entry)
-            if finding is not None:
-                yield finding
+            yield from _convert(ctx, ref, entry)
+
+
+class _Spans:
+    """Byte spans, asked whether one of them covers a range (in log time: a
+    helper with thousands of removed `case` labels has as many spans)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [start for start, _ in ordered]
+        self.reach = list(accumulate((end for _, end in ordered), max))
+
+    def cover(self, start: int, end: int) -> bool:
+        at = bisect_right(self.starts, start) - 1
+        return at >= 0 and self.reach[at] >= end
 
 
 def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
@@ -62,27 +86,38 @@ def _finding(code: str, message: str, ref: Reference, entry: Mapping,
                    hip_name=entry.hip, library=entry.library, note=entry.note)
 
 
-def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
+def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     note = f": {entry.note}" if entry.note else ""
     if entry.status is Status.UNSUPPORTED:
-        return _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
+        polyfill = emulated(entry.cuda, ctx.settings, ref.start, ref.end,
+                            library=entry.library, note=entry.note)
+        if polyfill is not None:
+            yield polyfill
+            return
+        yield _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
+        return
     if entry.status is Status.REMOVED:
-        return _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)
+        yield _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)
+        return
     target = ctx.settings.rocm_version
     entry, availability = for_target(entry, target)
+    # Said for the target, not as the catalogue's evidence ("... in the ROCm 5.2 headers").
+    entry = replace(entry, note=note_for_target(entry, target))
     note = f": {entry.note}" if entry.note else ""
     if target is not None and availability is not Availability.AVAILABLE:
-        return _finding("HP905", unavailable_reason(entry, availability, target) + note,
-                        ref, entry)
-    detail = review = ""
+        yield _finding("HP905", unavailable_reason(entry, availability, target) + note,
+                       ref, entry)
+        return
+    detail = caveat = ""
     extra: tuple[Edit, ...] = ()
     if entry.rule is not None:
         outcome = argument_rules()[entry.rule](ctx.data, ref, target)
         if outcome is None:
-            return _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
-                            f"rewritten ({entry.rule}) and this use is not a plain call; "
-                            "convert it by hand", ref, entry)
-        extra, detail, review = outcome.edits, outcome.detail, outcome.review
+            yield _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
+                           f"rewritten ({entry.rule}) and this use is not a plain call; "
+                           "convert it by hand", ref, entry)
+            return
+        extra, detail, caveat = outcome.edits, outcome.detail, outcome.caveat
         if outcome.hip is not None:
             entry = replace(entry, hip=outcome.hip)
     assert entry.hip is not None
@@ -91,15 +126,19 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Finding | None:
         edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
     edits += extra
     if not edits:
-        return None
-    # A rewrite that may change this call's meaning is an unsafe fix, whatever the entry.
-    applicability = Applicability.UNSAFE if entry.unsafe or review else Applicability.SAFE
+        return
+    applicability = Applicability.UNSAFE if entry.unsafe else Applicability.SAFE
     code = LIBRARY_CODES.get(entry.library, "HP200")
     if entry.status is Status.DEPRECATED:
         code = "HP902"
+        note = f": {deprecation_reason(entry, target)}" + (f"; {entry.note}" if entry.note
+                                                           else "")
     elif applicability is Applicability.UNSAFE and not ctx.settings.unsafe_fixes:
         code = "HP904"
-    message = (f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "")
-               + (f"; {review}" if review else "") + note)
+    message = f"`{entry.cuda}` -> `{entry.hip}`" + (f" ({detail})" if detail else "") + note
     fix = Fix(edits, applicability, f"Replace `{entry.cuda}` with `{entry.hip}`")
-    return _finding(code, message, ref, entry, fix)
+    yield _finding(code, message, ref, entry, fix)
+    if caveat:
+        # The rewrite above is what compiles; what it may change is said apart.
+        yield Finding("HP411", f"`{entry.cuda}` -> `{entry.hip}`: {caveat}", ref.start, ref.end,
+                      cuda_name=entry.cuda, hip_name=entry.hip, library=entry.library)

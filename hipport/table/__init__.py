@@ -42,8 +42,11 @@ def _bundled_root() -> Traversable:
     return resources.files("hipport") / "_mappings"
 
 
-# Data under mappings/ that is not a catalogue of names.
-NOT_CATALOGUE = frozenset({LIBRARY_DATA_FILE})
+# Data under mappings/ that is not a catalogue of names: the library table,
+# and mappings/polyfills/, the fallbacks of the polyfill header
+# (hipport.polyfills) in their own schema.
+POLYFILLS_DIR = "polyfills"
+NOT_CATALOGUE = frozenset({LIBRARY_DATA_FILE, POLYFILLS_DIR})
 
 
 def _yaml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:

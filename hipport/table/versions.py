@@ -68,6 +68,52 @@ def for_target(entry: Mapping, target: Release | None) -> tuple[Mapping, Availab
     return entry, Availability.AVAILABLE
 
 
+# The evidence note tools/catalogue writes for a deprecated name ("hipX is
+# marked deprecated in the ROCm 5.2 headers"): the finding says it for the target.
+_DEPRECATION_EVIDENCE = re.compile(r"\S+ is marked deprecated in the ROCm [\d.]+ headers")
+
+
+def deprecation_reason(entry: Mapping, target: Release | None) -> str:
+    """What HP902 says of ``entry``'s HIP name, for ``target`` (None: any release)."""
+    since = entry.rocm_deprecated
+    if target is None:
+        return f"deprecated in ROCm{f' (marked since ROCm {since})' if since else ''}"
+    wanted = release_text(target)
+    marked = f" (marked since ROCm {since})" if since and since != wanted else ""
+    return f"deprecated in ROCm {wanted}, the target{marked}"
+
+
+# The evidence notes it writes for a name some verified releases lack ("not
+# declared in the ROCm 5.2/5.7 headers checked", "present in ROCm 6.4").
+_AVAILABILITY_EVIDENCE = re.compile(r"not (?:declared )?in the ROCm [\d./]+ headers checked"
+                                    r"(?: \(library not packaged\))?|present in ROCm [\d.]+")
+
+
+def note_for_target(entry: Mapping, target: Release | None) -> str | None:
+    """``entry``'s note (for ``target``) without the evidence parts a message
+    says better: the deprecation mark HP902 states for the target, and, with a
+    target, which verified releases have the HIP name (the target has it, or
+    HP905 says that it lacks it)."""
+    note = entry.note
+    if not note:
+        return note
+    kept = [part for part in note.split("; ")
+            if not (entry.status is Status.DEPRECATED and _DEPRECATION_EVIDENCE.fullmatch(part))
+            and not (target is not None and _AVAILABILITY_EVIDENCE.fullmatch(part))]
+    return "; ".join(kept) or None
+
+
+def releases_lacking(target: Release | None, since: Release | None = None) -> str:
+    """How a message names the releases that lack something HIP has from ``since``
+    on (None: in no release checked): the target, or, with no target, the
+    verified releases that lack it ("ROCm 5.2 and 5.7")."""
+    if target is not None:
+        return f"ROCm {release_text(target)}, the target"
+    lacking = [release_text(r) for r in VERIFIED_RELEASES if since is None or r < since]
+    listed = lacking[0] if len(lacking) == 1 else ", ".join(lacking[:-1]) + " and " + lacking[-1]
+    return f"ROCm {listed}"
+
+
 def unavailable_reason(entry: Mapping, availability: Availability, target: Release) -> str:
     """Why ``entry`` is left unchanged for ``target`` (HP905's message)."""
     wanted = release_text(target)

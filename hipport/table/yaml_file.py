@@ -37,8 +37,9 @@ _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _OLDER_KEYS = {"hip", "rule", "note", "rocm_version"}
 
 
-class _Reader:
-    """Walks a composed YAML node tree, failing with file, line and key path."""
+class Reader:
+    """Walks a composed YAML node tree, failing with file, line and key path
+    (the mapping files here, the polyfill files in hipport.polyfills)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -66,6 +67,11 @@ class _Reader:
             raise self.fail(node, where,
                             f"expected one of {', '.join(choices)}; got {node.value!r}")
         return str(node.value)
+
+    def sequence(self, node: yaml.Node, where: str) -> list[yaml.Node]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.fail(node, where, "expected a list")
+        return list(node.value)
 
     def boolean(self, node: yaml.Node, where: str) -> bool:
         if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:bool":
@@ -98,8 +104,9 @@ class _Reader:
         return text
 
 
-def parse_mapping_file(text: str, path: str) -> list[Mapping]:
-    reader = _Reader(path)
+def compose(text: str, path: str, what: str = "mapping file") -> yaml.Node:
+    """The YAML node tree of ``text``; malformed or empty text is an error
+    naming the file (and the line)."""
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
@@ -108,7 +115,13 @@ def parse_mapping_file(text: str, path: str) -> list[Mapping]:
         problem = getattr(exc, "problem", exc)
         raise MappingFileError(path, f"malformed YAML: {problem}", line) from None
     if root is None:
-        raise MappingFileError(path, "empty mapping file")
+        raise MappingFileError(path, f"empty {what}")
+    return root
+
+
+def parse_mapping_file(text: str, path: str) -> list[Mapping]:
+    reader = Reader(path)
+    root = compose(text, path)
     top = reader.mapping(root, "(top)")
     reader.check_keys(top, _FILE_KEYS, root, "(top)")
     for required in ("schema", "library", "entries"):
@@ -121,16 +134,13 @@ def parse_mapping_file(text: str, path: str) -> list[Mapping]:
     # The ROCm counterpart: the library table's, unless the file names another.
     hip_library = reader.string(top["hip_library"], "hip_library") if "hip_library" in top \
         else None
-    entries_node = top["entries"]
-    if not isinstance(entries_node, yaml.SequenceNode):
-        raise reader.fail(entries_node, "entries", "expected a list")
     return [
         _parse_entry(reader, node, f"entries[{i}]", library, hip_library)
-        for i, node in enumerate(entries_node.value)
+        for i, node in enumerate(reader.sequence(top["entries"], "entries"))
     ]
 
 
-def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
+def _parse_entry(reader: Reader, node: yaml.Node, where: str, library: str,
                  hip_library: str | None) -> Mapping:
     fields = reader.mapping(node, where)
     reader.check_keys(fields, _ENTRY_KEYS, node, where)
@@ -192,7 +202,7 @@ def _parse_entry(reader: _Reader, node: yaml.Node, where: str, library: str,
     return replace(entry, older=_parse_older(reader, fields["older"], f"{where}.older", entry))
 
 
-def _parse_older(reader: _Reader, node: yaml.Node, where: str, newer: Mapping) -> Mapping:
+def _parse_older(reader: Reader, node: yaml.Node, where: str, newer: Mapping) -> Mapping:
     fields = reader.mapping(node, where)
     reader.check_keys(fields, _OLDER_KEYS, node, where)
     if "hip" not in fields:
@@ -216,7 +226,7 @@ def _parse_older(reader: _Reader, node: yaml.Node, where: str, newer: Mapping) -
         rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None)
 
 
-def _parse_guard(reader: _Reader, node: yaml.Node, where: str) -> Guard:
+def _parse_guard(reader: Reader, node: yaml.Node, where: str) -> Guard:
     """``{cuda: NAME or [NAME, ...], hip: NAME}``: macros, never empty."""
     fields = reader.mapping(node, where)
     reader.check_keys(fields, _GUARD_KEYS, node, where)
@@ -231,7 +241,7 @@ def _parse_guard(reader: _Reader, node: yaml.Node, where: str) -> Guard:
     return names, _macro(reader, fields["hip"], f"{where}.hip")
 
 
-def _macro(reader: _Reader, node: yaml.Node, where: str) -> str:
+def _macro(reader: Reader, node: yaml.Node, where: str) -> str:
     name = reader.name(node, where)
     if not _MACRO.match(name):
         raise reader.fail(node, where, f"expected a macro name, got {name!r}")

@@ -322,7 +322,7 @@ def _build(project: Project, folder: Path, copy: Path | None, settings: BuildSet
         output += text
         if status != 0:
             break
-    result.targets = system.targets(plan, output)
+    result.targets = system.made_targets(plan, output)
     result.seconds = time.monotonic() - began
     return result
 

@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from hipport import pipeline
 from hipport.buildfiles import detect_build_kind
-from hipport.converter import RunOptions
 from hipport.delivery import Mode
-from hipport.jobs import Job, Outcome
+from hipport.jobs import Outcome
 from hipport.request import Request
-from hipport.runner import run_batch
 from hipport.settings import Settings
 from tests.toolchain import HipOracle
 
@@ -53,20 +52,15 @@ TIMEOUT = 900
 # ------------------------------------------------------------- converting --
 def convert_project(src: Path, out: Path, oracle: HipOracle,
                     rocm_version: tuple[int, ...] | None = None) -> list:
-    """Sources and build files in one run, through the runner (as `hipport
-    convert` does it), for the GPUs the oracle can target."""
-    jobs = []
-    for f in sorted(src.rglob("*")):
-        if f.is_file():
-            kind = detect_build_kind(f)
-            jobs.append(Job(f, str(f.relative_to(src)), out / f.relative_to(src),
-                            convert=kind is not None or f.suffix in (".cu", ".cuh", ".h", ".cpp"),
-                            build_kind=kind))
-    options = RunOptions(Request((), Mode.MIRROR, Settings(rocm_version=rocm_version,
-                                                        offload_arch=oracle.offload_archs)))
-    results = run_batch(jobs, options)
+    """Sources and build files in one run, through the pipeline (as `hipport
+    convert SRC -o OUT` does it, generated headers included), for the GPUs
+    the oracle can target."""
+    run = pipeline.run(Request((src,), Mode.MIRROR, Settings(rocm_version=rocm_version,
+                                                           offload_arch=oracle.offload_archs),
+                               output=out, jobs=1))
+    results = run.results
     assert all(r.outcome is not Outcome.FAILED for r in results), results
-    build = [r for r, j in zip(results, jobs) if j.build_kind is not None]
+    build = [r for r in results if detect_build_kind(Path(r.display)) is not None]
     assert build and all(r.outcome is Outcome.CONVERTED for r in build), build
     return [f for r in build for f in r.findings]
 

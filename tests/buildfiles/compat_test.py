@@ -129,7 +129,7 @@ def test_cmake_computed_project_name_is_spelled_by_cmake():
              'option(${HIPPORT_USE_HIP} "Build for AMD GPUs with HIP" OFF)\n'
              "if(${HIPPORT_USE_HIP})\n  add_compile_definitions(__HIP_PLATFORM_AMD__=1)\n"
              f"endif()\nif(${{HIPPORT_USE_HIP}})  {MARK}\n"
-             '  project("${NAME}_example" HIP)\n'
+             '  project("${NAME}_example" CXX HIP)\n'
              'else()\n  project("${NAME}_example" CUDA)\nendif()\n')
     assert output(before, "cmake") == after
 

@@ -63,11 +63,27 @@ def convert(text: str):
                  "\tnvcc -arch=sm_80 a.o b.o -o app\n",
                  f"%.o: %.cu\n\thipcc {ARCHS} -fgpu-rdc -c $< -o $@\napp: a.o b.o\n"
                  f"\thipcc -fgpu-rdc {ARCHS} a.o b.o -o app\n", id="rdc-link-of-dc-objects"),
+    # -G is an error to hipcc 5.2 and ROCm 6.4's Clang (`unsupported option '-G'`, issue 26)
+    pytest.param("ifeq ($(dbg),1)\n  NVCCFLAGS += -g -G\nendif\n",
+                 "ifeq ($(dbg),1)\n  HIPCCFLAGS += -g -ggdb -O0\nendif\n", id="device-debug"),
+    pytest.param("k.o: k.cu\n\tnvcc -G -O0 -c k.cu\n", "k.o: k.cu\n\thipcc -ggdb -O0 -c k.cu\n",
+                 id="device-debug-with-O0"),
+    pytest.param("F := --device-debug\n", "F := -ggdb -O0\n", id="device-debug-long"),
     pytest.param("NVCC := nvcc -O2\nRDC := -rdc=true\nk.o: k.cu\n\t$(NVCC) $(RDC) -c k.cu\n"
                  "app: k.o\n\tcd out && $(NVCC) ../k.o -o app\n",
                  "HIPCC := hipcc -O2\nRDC := -fgpu-rdc\nk.o: k.cu\n\t$(HIPCC) $(RDC) -c k.cu\n"
                  "app: k.o\n\tcd out && $(HIPCC) -fgpu-rdc ../k.o -o app\n",
                  id="rdc-link-flags-through-variables"),
+    pytest.param("$(foreach sm, ${SMS}, $(eval GENCODE_FLAGS += -gencode "
+                 "arch=compute_$(sm),code=sm_$(sm)))\n",
+                 "GENCODE_FLAGS += --offload-arch=gfx90a --offload-arch=gfx942\n",
+                 id="architecture-loop"),
+    pytest.param("$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += -gencode=arch=compute_$(sm),"
+                 "code=[compute_$(sm),sm_$(sm)]))\n",
+                 "GENCODE_FLAGS += --offload-arch=gfx90a --offload-arch=gfx942\n",
+                 id="architecture-loop-with-ptx"),
+    pytest.param("x: x.cu\n\tnvcc -Xcompiler -export-dynamic -o x x.cu\n",
+                 "x: x.cu\n\thipcc -rdynamic -o x x.cu\n", id="host-export-dynamic"),
 ])
 def test_make_fixes(before: str, after: str):
     result = convert(before)
@@ -87,6 +103,8 @@ def test_make_fixes(before: str, after: str):
     pytest.param("MY_CUDA_PATH ?= /usr/local/cuda-tools\n", id="toolkit-root-look-alike"),
     pytest.param("F = -fgpu-rdc\nk.o: k.cu\n\thipcc $(F) -c k.cu\napp: k.o\n"
                  "\thipcc $(F) k.o -o app\n", id="rdc-link-already-hip"),
+    pytest.param("$(foreach f,$(FILES),$(eval OBJS += $(f).o))\n", id="other-loop"),
+    pytest.param("$(foreach sm,$(SMS),$(eval SM_LIST += $(sm)))\n", id="loop-without-flags"),
 ])
 def test_make_noop(text: str):
     result = convert(text)
@@ -95,7 +113,6 @@ def test_make_noop(text: str):
 
 
 @pytest.mark.parametrize("text, code", [
-    pytest.param("k.o: k.cu\n\tnvcc -G -c k.cu\n", "HP650", id="device-debug"),
     pytest.param("F := -maxrregcount=32\n", "HP650", id="maxrregcount"),
     pytest.param("F := --keep-dir tmp\n", "HP650", id="keep-dir"),
     pytest.param("L := -lcupti -lnvidia-ml\n", "HP652", id="unknown-library"),

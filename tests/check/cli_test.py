@@ -119,10 +119,10 @@ def test_baseline_round_trip(project: Path):
     assert run("--no-baseline", "src/k.cu").exit_code == 1
     path = project / "src" / "k.cu"
     path.write_bytes(b"// moved down\n" + CLUSTERS
-                     + b"void more() {\n  cudaCtxResetPersistingL2Cache();\n}\n")
+                     + b"void more() {\n  cudaGraphAddNode_v2(0, 0, 0, 0, 0);\n}\n")
     result = run("src/k.cu")
     assert result.exit_code == 1
-    assert result.stdout.startswith("src/k.cu:10:3: HP901 `cudaCtxResetPersistingL2Cache`")
+    assert result.stdout.startswith("src/k.cu:10:3: HP901 `cudaGraphAddNode_v2`")
 
 
 def test_config_sets_policy_and_flags_override(project: Path):
@@ -215,13 +215,13 @@ def test_staged_counts_only_added_lines_of_the_index(project: Path):
     assert result.exit_code == 0, result.output
     assert "1 elsewhere not counted" in result.stderr
     # A staged new call fails, even when the working copy has already dropped it.
-    staged = CLUSTERS + b"void g() { cudaCtxResetPersistingL2Cache(); }\n"
+    staged = CLUSTERS + b"void g() { cudaGraphAddNode_v2(0, 0, 0, 0, 0); }\n"
     path.write_bytes(staged)
     git(project, "add", ".")
     path.write_bytes(CLUSTERS)
     result = run("--staged")
     assert result.exit_code == 1
-    assert result.stdout.startswith("src/k.cu:8:12: HP901 `cudaCtxResetPersistingL2Cache`")
+    assert result.stdout.startswith("src/k.cu:8:12: HP901 `cudaGraphAddNode_v2`")
     assert path.read_bytes() == CLUSTERS  # nothing written
     # Nothing staged: nothing to check.
     git(project, "reset", "-q")
@@ -236,7 +236,7 @@ def test_diff_base(project: Path):
     git(project, "commit", "-qm", "init")
     git(project, "checkout", "-qb", "topic")
     path = project / "src" / "k.cu"
-    path.write_bytes(CLUSTERS + b"void g() { cudaCtxResetPersistingL2Cache(); }\n")
+    path.write_bytes(CLUSTERS + b"void g() { cudaGraphAddNode_v2(0, 0, 0, 0, 0); }\n")
     git(project, "commit", "-qam", "work")
     result = run("--diff-base", "main", "--output-format", "github")
     assert result.exit_code == 1
@@ -267,7 +267,7 @@ def test_first_adoption_suggests_the_baseline(project: Path):
         in result.stderr
     assert run("--write-baseline", "src").exit_code == 0
     (project / "src" / "k.cu").write_bytes(
-        CLUSTERS + b"void g() { cudaCtxResetPersistingL2Cache(); }\n")
+        CLUSTERS + b"void g() { cudaGraphAddNode_v2(0, 0, 0, 0, 0); }\n")
     later = run("src/k.cu")
     assert later.exit_code == 1 and "--write-baseline` records" not in later.stderr
     assert "--write-baseline` records" not in run("--no-baseline", "src/k.cu").stderr
@@ -300,3 +300,14 @@ def test_the_fix_hint_quotes_names_a_shell_would_split(project: Path):
     result = run("--policy", "hip-only", "src/my kernel.cpp")
     assert result.exit_code == 1
     assert "`hipport convert --in-place 'src/my kernel.cpp'`" in result.stderr, result.stderr
+
+
+def test_an_api_the_polyfill_header_emulates_passes(project: Path):
+    """No HIP equivalent, but emulated exactly by hipport_polyfills.h: not
+    a blocker; with --polyfills none it is one again."""
+    path = project / "src" / "k.cu"
+    path.write_bytes(CLUSTERS.replace(b"cudaOccupancyMaxActiveClusters(&n, kernel, nullptr);",
+                                      b"cudaCtxResetPersistingL2Cache();"))
+    assert run("--no-baseline", "src/k.cu").exit_code == 0
+    result = run("--no-baseline", "--polyfills", "none", "src/k.cu")
+    assert result.exit_code == 1 and "HP901 `cudaCtxResetPersistingL2Cache`" in result.stdout

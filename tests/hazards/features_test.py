@@ -22,7 +22,8 @@ POSITIVE = [
                  id="502-device-launch"),
     pytest.param("HP502", "__device__ void f() { cudaDeviceSynchronize(); }",
                  id="502-device-synchronize"),
-    pytest.param("HP503", "void f() { cudaDeviceProp prop; int r = prop.regsPerMultiprocessor; }",
+    # (ROCm 6.4, the default target, has regsPerMultiprocessor: tests/hazards/targets_test.py)
+    pytest.param("HP503", "void f() { cudaDeviceProp prop; int r = prop.mpsEnabled; }",
                  id="503-missing-field"),
     pytest.param("HP503", "void f(const cudaDeviceProp& p) { bool t = p.major >= 7; }",
                  id="503-compute-capability"),
@@ -41,8 +42,11 @@ POSITIVE = [
     pytest.param("HP506", "void f(float* p, cudaStream_t s) { cudaMemPrefetchAsync(p, 64, 0, s); }",
                  id="506-prefetch"),
     pytest.param("HP507", "namespace cg = cooperative_groups;\n"
+                 "__device__ int f(cg::thread_block_tile<32> t, int v) { return "
+                 "cg::inclusive_scan(t, v); }", id="507-scan-through-alias"),
+    pytest.param("HP701", "namespace cg = cooperative_groups;\n"
                  "__device__ int f(cg::thread_block_tile<32> t, int v) { return cg::reduce(t, v, "
-                 "cg::plus<int>()); }", id="507-reduce-through-alias"),
+                 "cg::plus<int>()); }", id="701-reduce-emulated-through-alias"),
     pytest.param("HP507", "__device__ void f() { cooperative_groups::memcpy_async(g, d, s, n); }",
                  id="507-memcpy-async"),
     pytest.param("HP508", "void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"

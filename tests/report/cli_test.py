@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from hipport.cli import cli
+from hipport.report.effort import DEFAULT_PER_OCCURRENCE
 from tests.conftest import REPO
 from tests.report.helpers import FIXTURES, validate_report_json, validate_sarif
 
@@ -66,7 +67,7 @@ def test_quiet_prints_nothing_but_the_report(tree):
     result = CliRunner().invoke(cli, ["report", str(tree), "-f", "json", "-q", "-j", "1"])
     assert result.exit_code == 0
     assert result.stderr == ""
-    assert json.loads(result.stdout)["schema"] == "hipport-report/1"
+    assert json.loads(result.stdout)["schema"] == "hipport-report/2"
 
 
 def test_config_in_the_input_tree_is_used(tree):
@@ -75,7 +76,7 @@ def test_config_in_the_input_tree_is_used(tree):
     result = run("report", str(tree), "-f", "json", "-q", "-j", "1")
     data = json.loads(result.output)
     assert data["effort"]["contingency"] == 0
-    assert data["ledger"][0]["days"] == pytest.approx(10.1)
+    assert data["ledger"][0]["days"] == pytest.approx(10 + DEFAULT_PER_OCCURRENCE["unsupported"])
 
 
 @pytest.mark.parametrize("args, message", [
@@ -144,22 +145,27 @@ def test_a_format_contradicting_the_extension_is_refused(tree, tmp_path):
     assert same.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
     other = tmp_path / "report.out"  # an extension that names no format: --format decides
     assert run("report", str(tree), "-f", "json", "-o", str(other), "-j", "1").exit_code == 0
-    assert json.loads(other.read_text())["schema"] == "hipport-report/1"
+    assert json.loads(other.read_text())["schema"] == "hipport-report/2"
 
 
 def test_text_report_starts_with_next_steps(tree):
+    """What unblocks the build first: an API with no HIP equivalent and a
+    device-side launch (the build stops) come before a lane computed with 32
+    (results change), whatever each costs; review comes last."""
     (tree / "k.cu").write_bytes(b"__global__ void child(int* p) { p[0] = 1; }\n"
                                 b"__global__ void parent(int* p) { child<<<1, 1>>>(p);\n"
                                 b"  int lane = threadIdx.x % 32; p[lane] = 0; }\n")
+    (tree / ".hipport.toml").write_text("[report.effort.per-finding]\nHP401 = 5\n")
     lines = run("report", str(tree), "-j", "1").stdout.splitlines()
-    start = lines.index("Next steps (the most work first):")
+    start = lines.index("Next steps (what unblocks the build first):")
     assert start < lines.index(next(line for line in lines if line.startswith("Summary")))
     steps = lines[start + 1:lines.index(next(line for line in lines if line.startswith("  Then")))]
-    assert steps[0].startswith("  1. cudaInitDevice (unsupported, 1 use, ")
-    assert "at a.cu:2" in steps[0] and "`hipport mappings show cudaInitDevice`" in steps[0]
-    assert any("HP502 device-side-launch" in s and "at k.cu:2" in s for s in steps)
-    days = [float(s.split(", ")[-1].split(" days")[0]) for s in steps]
-    assert days == sorted(days, reverse=True)
+    assert steps[0].startswith("  1. HP502 device-side-launch (blocker (build)")
+    assert "at k.cu:2" in steps[0] and "`hipport explain HP502`" in steps[0]
+    assert steps[1].startswith("  2. cudaInitDevice: unsupported API (blocker (build)")
+    assert "at a.cu:2" in steps[1] and "`hipport mappings show cudaInitDevice`" in steps[1]
+    assert steps[2].startswith("  3. HP401 warp-size-literal (blocker (results)")
+    assert "review and test the files" in steps[3]
 
 
 def test_text_report_leaves_out_rows_with_nothing_open(tree):

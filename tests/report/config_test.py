@@ -7,7 +7,12 @@ import pytest
 
 from hipport.config import ConfigError, find_config, load_config
 from hipport.errors import HipportError
-from hipport.report.effort import DEFAULT_PER_API, EffortModel, load_effort_model
+from hipport.report.effort import (
+    DEFAULT_PER_API,
+    DEFAULT_PER_OCCURRENCE,
+    EffortModel,
+    load_effort_model,
+)
 
 
 def write(path: Path, text: str) -> Path:
@@ -62,7 +67,8 @@ warning = 0.2
     assert model.per_converted_file == 0.5
     assert model.finding_weight("HP401") == 0.25
     assert model.finding_weight("HP402") == 0.2  # by severity
-    assert model.ledger_days("unsupported", 4) == pytest.approx(3 + 4 * 0.1)
+    assert model.ledger_days("unsupported", 4) == \
+        pytest.approx(3 + 4 * DEFAULT_PER_OCCURRENCE["unsupported"])
 
 
 def test_yaml_file(tmp_path):
@@ -85,6 +91,14 @@ def test_yaml_file(tmp_path):
     ("[report.effort]\nhigh-priority = 0.1\nmedium-priority = 0.5\n",
      "report.effort.medium-priority", "must not exceed"),
     ("[report.effort\n", "(file)", "malformed TOML"),
+    ("[report.effort.range]\nblocker-low = 2\n", "report.effort.range.blocker-low",
+     "at most 1"),
+    ("[report.effort.range]\nreview-high = 0.5\n", "report.effort.range.review-high",
+     "at least 1"),
+    ("[report.effort.range]\nlow = 0.5\n", "report.effort.range.low", "unknown key"),
+    ("[report.effort]\nrange = 2\n", "report.effort.range", "expected a table"),
+    ("[report.effort]\nper-build-error = -1\n", "report.effort.per-build-error",
+     "at least 0"),
 ])
 def test_bad_values_name_the_file_and_key(tmp_path, text, key, words):
     with pytest.raises(ConfigError) as caught:
@@ -109,4 +123,35 @@ def test_assumptions_state_every_weight():
     text = "\n".join(EffortModel().assumptions())
     for status in DEFAULT_PER_API:
         assert status in text
-    assert "20%" in text and "built-in defaults" in text
+    assert "built-in defaults" in text and "Contingency" not in text  # none by default
+    assert "Contingency on top of each figure: 20%" in "\n".join(
+        EffortModel(contingency=0.2).assumptions())
+
+
+def test_the_range_is_configured_per_kind(tmp_path):
+    model = model_from(tmp_path, "[report.effort.range]\nblocker-high = 4\nreview-low = 1\n")
+    assert model.bounds(1.0, blocker=True) == (0.5, 4.0)
+    assert model.bounds(1.0, blocker=False) == (1.0, 2.0)
+
+
+def test_docs_state_the_defaults():
+    """docs/report.md's table of defaults is the model's."""
+    import re
+
+    from tests.conftest import REPO
+
+    text = (REPO / "docs" / "report.md").read_text()
+    rows = dict(re.findall(r"^\| `([^`]+)`(?: / `[^`]+`)?(?: / `[^`]+`)? \| ([\d. /]+) \|", text,
+                           re.MULTILINE))
+    model = EffortModel()
+    for status in ("unsupported", "removed", "unmapped", "rocm-too-old", "deprecated", "review"):
+        assert rows[f"per-api.{status}"] == \
+            f"{model.per_api[status]:g} / {model.per_occurrence[status]:g}", status
+    assert rows["per-finding.error"] == " / ".join(
+        f"{model.per_finding[k]:g}" for k in ("error", "warning", "info"))
+    assert rows["per-finding.HP502"] == f"{model.per_finding['HP502']:g}"
+    assert rows["per-converted-file"] == f"{model.per_converted_file:g}"
+    assert rows["per-build-error"] == \
+        f"{model.per_build_error:g} / {model.per_build_error_location:g}"
+    assert rows["range.blocker-low"] == \
+        f"{model.range['blocker-low']:g} / {model.range['blocker-high']:g}"

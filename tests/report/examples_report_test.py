@@ -117,13 +117,13 @@ def test_unchanged_and_changed_lines_add_up_to_the_lines(config):
     """'Lines unchanged / changed' is a split of the original lines, as the
     reuse rate is: whole lines a fix inserts (an include, a build file's
     block) keep their neighbours, so they make no line 'changed' (the
-    examples read 830 unchanged / 311 changed of 1134)."""
+    examples read 829 unchanged / 305 changed of 1134)."""
     report = report_of("examples", config=config)
     tallies = [report.totals, *(d.tally for d in report.directories),
                *(f.tally for f in report.files)]
     assert [t.unchanged_lines + t.changed_lines for t in tallies] == [t.lines for t in tallies]
     assert [t.reuse_rate for t in tallies] == \
         [pytest.approx(1 - t.changed_lines / t.lines) for t in tallies]
-    assert report.totals.unchanged_lines == 830
+    assert report.totals.unchanged_lines == 829
     text = rendered(report, "md")
-    assert "| Lines unchanged / changed | 830 / 304 |" in text
+    assert "| Lines unchanged / changed | 829 / 305 |" in text

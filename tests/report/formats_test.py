@@ -16,8 +16,9 @@ def report():
     import os
     cwd = os.getcwd()
     os.chdir(FIXTURES / "legacy")
+    config = FIXTURES / "pinned-weights.toml"
     try:
-        return report_of(".", rocm_version="5.7")
+        return report_of(".", rocm_version="5.7", config=config)
     finally:
         os.chdir(cwd)
 
@@ -53,7 +54,7 @@ def test_json_schema_rejects_what_it_should(report):
     from tests.report.helpers import REPORT_SCHEMA
     data = validate_report_json(rendered(report, "json"))
     schema = json.loads(REPORT_SCHEMA.read_text())
-    for broken in ({**data, "schema": "hipport-report/2"}, {**data, "extra": 1},
+    for broken in ({**data, "schema": "hipport-report/1"}, {**data, "extra": 1},
                    {**data, "ledger": [{**data["ledger"][0], "status": "bogus"}]},
                    {**data, "totals": {**data["totals"], "conversion_rate": 1.5}}):
         with pytest.raises(jsonschema.ValidationError):

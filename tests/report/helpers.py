@@ -17,8 +17,11 @@ REPORT_SCHEMA = REPO / "hipport" / "report" / "schema" / "report.schema.json"
 SARIF_SCHEMA = HERE / "sarif-schema-2.1.0.json"
 
 # Hazard weights set to zero, so effort figures depend only on the ledger and
-# the conversion counts (hazard rules are another area's and may grow).
-NO_HAZARD_WEIGHTS = """
+# the conversion counts (hazard rules are another area's and may grow), and
+# the other weights pinned, so the tests check the formulas, not the defaults
+# (docs/effort.md fits those).
+PINNED_WEIGHTS = (FIXTURES / "pinned-weights.toml").read_text()
+NO_HAZARD_WEIGHTS = PINNED_WEIGHTS + """
 [tool.hipport.report.effort.per-finding]
 error = 0
 warning = 0

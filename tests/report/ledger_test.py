@@ -106,15 +106,33 @@ def test_directories_and_files(report):
 
 
 def test_effort_adds_up(report):
+    """Each API left unconverted is a blocker line of its own; the converted
+    ones with a caveat are review, one line per status; review of the
+    conversion is billed per changed file (and, with the pinned weights, per
+    automatic conversion too); the range scales blockers and review."""
     ledger = sum(row[7] for row in EXPECTED_LEDGER)
     assert ledger == pytest.approx(5.0)
     subtotal = ledger + 11 * 0.002 + 2 * 0.05
     assert report.effort.subtotal == pytest.approx(subtotal)
     assert report.effort.total == pytest.approx(subtotal * 1.2)
     items = {line.item: line for line in report.effort.lines}
-    assert items["ledger: unsupported APIs"].quantity == 1
-    assert items["ledger: removed APIs"].days == pytest.approx(2.2)
-    assert items["review automatic conversions"].quantity == 11
+    blockers = [line for line in report.effort.lines if line.blocker]
+    assert [line.item for line in blockers] == [
+        "cudaInitDevice: unsupported API", "cudaKeyValuePair: removed API",
+        "cudaProfilerInitialize: removed API", "cudaFrobnicateWidgets: unmapped API",
+        "cudaGraphInstantiateParams: rocm-too-old API",
+        "cudaGraphInstantiateWithParams: rocm-too-old API"]
+    assert all(line.stage == "compile" for line in blockers)
+    assert items["cudaInitDevice: unsupported API"].locations == (
+        "blas/gemm.cu:8", "core/device_setup.cu:10", "core/device_setup.cu:21")
+    assert items["1 API converted with a caveat (deprecated)"].days == pytest.approx(0.29)
+    assert items["review and test the files the conversion changes"].quantity == 2
+    assert items["review the automatic conversions one by one"].quantity == 11
+    assert report.effort.blocker_days == pytest.approx(5.0 - 0.29 - 0.12)
+    assert report.effort.low == pytest.approx(
+        (report.effort.blocker_days * 0.5 + (subtotal - report.effort.blocker_days) * 0.5) * 1.2)
+    assert report.effort.high == pytest.approx(
+        (report.effort.blocker_days * 2.5 + (subtotal - report.effort.blocker_days) * 2.0) * 1.2)
 
 
 def test_without_a_rocm_target_graph_names_convert(tmp_path, monkeypatch):
@@ -135,7 +153,7 @@ def test_csv_is_the_ledger(report):
 
 def test_json_matches_the_model(report):
     data = validate_report_json(rendered(report, "json"))
-    assert data["schema"] == "hipport-report/1"
+    assert data["schema"] == "hipport-report/2"
     assert [e["cuda_name"] for e in data["ledger"]] == [row[0] for row in EXPECTED_LEDGER]
     assert data["totals"]["refs_unconverted"] == 9
     assert data["totals"]["outcomes"] == {"converted": 2, "unchanged": 0, "failed": 0,

@@ -86,8 +86,10 @@ class State:
 
 
 def classify(root: Path, before: dict[str, bytes], after: dict[str, bytes]) -> State:
-    """Every file is its original bytes or its complete conversion; anything
-    else in the tree is one of hipport's recognisable temporary files."""
+    """Every file is its original bytes or its complete conversion, every
+    generated file (the polyfill header) the one the whole run writes;
+    anything else in the tree is one of hipport's recognisable temporary
+    files."""
     state = State()
     now = snapshot(root)
     for rel, data in now.items():
@@ -97,6 +99,9 @@ def classify(root: Path, before: dict[str, bytes], after: dict[str, bytes]) -> S
             else:
                 assert data == after[rel], f"{rel}: neither original nor converted"
                 state.converted += 1
+        elif rel in after:  # a header the run generates: whole, or not there
+            assert data == after[rel], f"{rel}: a generated file, but not the whole of it"
+            state.converted += 1
         else:
             assert is_temporary(Path(rel).name), f"unexpected file {rel}"
             state.temporary += 1

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from hipport.cli import cli
+from tests.catalogue.catalogue import yaml_files
 
 CUDA = b"#include <cuda_runtime.h>\nvoid f(float* p) { cudaMalloc(0, 0); cudaFree(p); }\n"
 HEAD = "schema: hipport-mappings/1\nlibrary: runtime\nentries:\n"
@@ -96,8 +97,6 @@ def test_the_catalogue_passes_the_target_check():
     from hipport.table.yaml_file import parse_mapping_file
 
     bad = []
-    from tests.catalogue.catalogue import yaml_files
-
     for path in yaml_files():
         for m in parse_mapping_file(path.read_text(encoding="utf-8"), str(path)):
             if m.hip is not None and target_problem(m.kind, m.hip) is not None:

@@ -1,6 +1,7 @@
-"""Argument rules (hipport/rules/arguments.py), the warp-mask part of issue
-19: a `_sync` intrinsic loses its mask safely only when the mask is the whole
-warp; any other mask makes the rewrite an unsafe fix, reported until applied."""
+"""Argument rules (hipport/rules/arguments.py), the warp-mask part of issues
+19 and 26: a `_sync` intrinsic loses its mask silently only when the mask is
+the whole warp; any other mask is dropped too (nothing else compiles on any
+target), and the call is flagged (HP411)."""
 from __future__ import annotations
 
 import pytest
@@ -46,30 +47,52 @@ def test_full_mask_is_dropped_safely(mask):
 
 
 @pytest.mark.parametrize("mask", PARTIAL)
-def test_partial_or_unknown_mask_is_kept_and_reported(mask):
-    out, findings = convert(kernel(mask))
-    assert "return __shfl_sync(" in out and ", v, 0);" in out  # (a nested vote is renamed)
-    (shfl,) = [f for f in findings if f.finding.cuda_name == "__shfl_sync"]
-    assert shfl.code == "HP904" and not shfl.applied
-    assert f"the mask `{mask}` is not a full-warp mask" in shfl.finding.message
+@pytest.mark.parametrize("target", [(5, 2), (6, 4), None], ids=["5.2", "6.4", "no-target"])
+def test_partial_or_unknown_mask_is_dropped_and_flagged(mask, target):
+    # Issue 26: kept as it was, the call compiled on no target (HIP 5.2 has no
+    # `_sync` forms; ROCm 6.4 declares them only under HIP_ENABLE_WARP_SYNC_BUILTINS
+    # and with a 64-bit mask).  The default drops the mask and says so (HP411).
+    out, findings = convert(kernel(mask), rocm_version=target)
+    assert "return __shfl(v, 0);" in out
+    (shfl,) = [f for f in findings if f.finding.cuda_name == "__shfl_sync" and f.code != "HP411"]
+    assert shfl.code == "HP120" and shfl.applied
+    (flag,) = [f for f in findings if f.code == "HP411"]
+    assert f"the mask `{mask}` is not a full-warp mask" in flag.finding.message
+    assert flag.location == shfl.location and flag.finding.fix is None
+
+
+@pytest.mark.parametrize("mask", FULL)
+def test_a_full_mask_is_not_flagged(mask):
+    _, findings = convert(kernel(mask))
+    assert not [f for f in findings if f.code == "HP411"]
 
 
 @pytest.mark.parametrize("mask", PARTIAL)
-def test_unsafe_fixes_drop_a_partial_mask_and_say_so(mask):
-    out, findings = convert(kernel(mask), unsafe_fixes=True)
-    assert "return __shfl(v, 0);" in out
-    (shfl,) = [f for f in findings if f.finding.cuda_name == "__shfl_sync"]
-    assert shfl.applied and "is not a full-warp mask" in shfl.finding.message
+def test_unsafe_fixes_change_nothing_for_a_partial_mask(mask):
+    assert convert(kernel(mask), unsafe_fixes=True) == convert(kernel(mask))
 
 
-@pytest.mark.parametrize("define, converted", [
+def test_the_mask_of_a_call_in_a_macro_body_is_its_first_argument():
+    # `0xffffffff`, a literal, was skipped and `v` taken for the mask (issue 26).
+    source = "#define __shfl_up(v, d) __shfl_up_sync(0xffffffff, v, d)\n"
+    out, findings = convert(source)
+    assert out == "#define __shfl_up(v, d) __shfl_up(v, d)\n"
+    assert [f.code for f in findings] == ["HP120"]
+    out, findings = convert("#define UP(v, d) __shfl_up_sync(lanes, v, d)\n")
+    assert out == "#define UP(v, d) __shfl_up(v, d)\n"
+    (flag,) = [f for f in findings if f.code == "HP411"]
+    assert "the mask `lanes`" in flag.finding.message
+
+
+@pytest.mark.parametrize("define, full", [
     ("#define WARP_MASK 0xffffffffu\n", True),
     ("#define WARP_MASK 0xffffffff  // all lanes\n", True),
     ("#define WARP_MASK 0x0000ffff\n", False),
 ])
-def test_a_mask_macro_defined_in_the_file_counts_by_its_value(define, converted):
-    out, _ = convert(kernel("WARP_MASK", define))
-    assert ("return __shfl(v, 0);" in out) is converted
+def test_a_mask_macro_defined_in_the_file_counts_by_its_value(define, full):
+    out, findings = convert(kernel("WARP_MASK", define))
+    assert "return __shfl(v, 0);" in out
+    assert ("HP411" in [f.code for f in findings]) is not full
 
 
 def test_every_drop_first_argument_entry_is_a_warp_intrinsic():

@@ -4,14 +4,15 @@ hipport produces on the examples, the golden cases and the hazard and
 build-file samples agrees with its code's declared fixes."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from hipport.api import convert_source
 from hipport.buildfiles import convert_build_file, detect_build_kind
-from hipport.codes import CODES
-from hipport.diagnostics.model import Category, FileEffect, Fixable, Ledger
+from hipport.codes import CODES, Code, Severity
+from hipport.diagnostics.model import Category, FileEffect, Fixable, Ledger, Work
 from hipport.edits import Applicability
 from hipport.settings import Settings
 
@@ -31,9 +32,11 @@ def test_the_ledger_and_the_conversion_rate():
     ledger = {c.code: c.ledger for c in CODES.values() if c.ledger is not None}
     assert ledger == {"HP900": Ledger.UNMAPPED, "HP901": Ledger.UNSUPPORTED,
                       "HP902": Ledger.DEPRECATED, "HP903": Ledger.REMOVED,
-                      "HP904": Ledger.REVIEW, "HP905": Ledger.ROCM_TOO_OLD}
+                      "HP904": Ledger.REVIEW, "HP905": Ledger.ROCM_TOO_OLD,
+                      "HP705": Ledger.UNSUPPORTED, "HP706": Ledger.ROCM_TOO_OLD,
+                      **{f"HP70{n}": Ledger.EMULATED for n in "1234"}}
     assert {c.code for c in CODES.values() if c.unconverted} == {"HP900", "HP901", "HP903",
-                                                                "HP905"}
+                                                                "HP905", "HP705", "HP706"}
     references = {c.code for c in CODES.values() if c.reference}
     assert {"HP101", "HP201", "HP212", "HP301", "HP302", "HP900", "HP904"} <= references
     assert not references & {"HP001", "HP303", "HP306", "HP401", "HP601"}
@@ -41,7 +44,8 @@ def test_the_ledger_and_the_conversion_rate():
 
 @pytest.mark.parametrize("category, numbers", [
     (Category.TOOL, "0"), (Category.RENAME, "12"), (Category.CODE_RULE, "3"),
-    (Category.HAZARD, "45"), (Category.BUILD, "6"), (Category.LEDGER, "9"),
+    (Category.HAZARD, "45"), (Category.BUILD, "6"), (Category.POLYFILL, "7"),
+    (Category.LEDGER, "9"),
 ])
 def test_categories_follow_the_numbering(category: Category, numbers: str):
     # The numbering documents the categories; nothing reads meaning from it.
@@ -76,3 +80,43 @@ def test_findings_agree_with_their_codes_fixes():
     # The samples exercise every kind of fix: the test cannot pass vacuously.
     fixable = {c for c in seen if CODES[c].fixable is not Fixable.NEVER}
     assert {"HP101", "HP302", "HP401", "HP601"} <= fixable, sorted(seen)
+
+
+def test_what_each_code_leaves_for_a_person():
+    """The effort estimate's blockers and review come from this attribute,
+    never from a code's digits."""
+    work = {c.code: c.work_left for c in CODES.values()}
+    # An API left as it was stops the build; a converted one is review.
+    assert {c for c, w in work.items() if CODES[c].ledger is not None and w.blocker} == \
+        {"HP900", "HP901", "HP903", "HP905", "HP705", "HP706"}
+    # An API the polyfill header emulates is review, like a rename.
+    assert {work[f"HP70{n}"] for n in "1234"} == {Work.REVIEW}
+    assert work["HP902"] is work["HP904"] is work["HP101"] is work["HP301"] is Work.REVIEW
+    # A compile error after conversion, a file hipport could not convert.
+    assert work["HP020"] is work["HP003"] is work["HP006"] is Work.BREAKS_BUILD
+    # Hazards: what the compiler rejects, what silently computes something else, and
+    # what only needs a look.
+    assert {c for c, w in work.items() if w is Work.BREAKS_BUILD and c.startswith("HP4")} \
+        == {"HP407", "HP412", "HP420"}
+    assert work["HP502"] is work["HP507"] is Work.BREAKS_BUILD
+    assert {"HP401", "HP402", "HP404", "HP405", "HP408", "HP409"} <= \
+        {c for c, w in work.items() if w is Work.CHANGES_RESULTS}
+    assert work["HP506"] is work["HP509"] is Work.REVIEW
+    # Build files: conversions hipport made leave nothing; constructs it left, a blocker.
+    assert work["HP601"] is work["HP615"] is Work.NONE
+    assert work["HP650"] is work["HP654"] is Work.BREAKS_BUILD
+    # Problems of the run itself are no porting work.
+    assert work["HP008"] is work["HP009"] is work["HP010"] is Work.NONE
+
+
+def test_a_code_that_declares_no_work_takes_its_categorys():
+    """A new code (an API a polyfill emulates, say) is billed sensibly before
+    anyone declares its work; declaring it wins."""
+    plain = Code("HP799", "x", "x", Severity.WARNING, category=Category.HAZARD)
+    assert plain.work_left is Work.CHANGES_RESULTS
+    emulated = Code("HP799", "x", "x", Severity.INFO, category=Category.CODE_RULE)
+    assert emulated.work_left is Work.REVIEW
+    assert replace(plain, work=Work.REVIEW).work_left is Work.REVIEW
+    left = Code("HP799", "x", "x", Severity.WARNING, category=Category.BUILD)
+    assert left.work_left is Work.BREAKS_BUILD
+    assert replace(left, fixable=Fixable.SAFE).work_left is Work.NONE

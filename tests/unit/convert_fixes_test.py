@@ -103,7 +103,7 @@ def test_runtime_include_added_to_kernel_code(before, after):
 @pytest.mark.parametrize("source", [
     pytest.param("#include <cuda_runtime.h>\n__global__ void k() {}\n", id="has-cuda-include"),
     pytest.param("#include <hip/hip_runtime.h>\n__global__ void k() {}\n", id="has-hip-include"),
-    pytest.param("#include <cuda_runtime_api.h>\n__device__ int f();\n", id="has-api-include"),
+    pytest.param("#include <cuda_runtime_api.h>\nint f(cudaStream_t s);\n", id="has-api-include"),
     pytest.param("int threadIdx_count;\nvoid f() { cudaFree(p); }\n", id="host-api-only"),
 ])
 def test_runtime_include_not_added(source):

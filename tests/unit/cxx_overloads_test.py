@@ -119,3 +119,14 @@ def convert_blas(call: str) -> str:
 ])
 def test_half_gemm_pointers_are_cast_to_hipblas_half(before: str, after: str):
     assert convert_blas(before) == after
+
+
+@pytest.mark.parametrize("target, text", [
+    ((5, 7), "ROCm 5.7, the target, has no `T**` overload"),
+    (None, "HIP before ROCm 6.4 has no `T**` overload"),
+])
+def test_the_pitch_cast_names_the_target(target, text):
+    result = convert_source("cudaMallocPitch(&p, &s, 4, 4);", Settings(rocm_version=target))
+    (message,) = [f.finding.message for f in result.findings if "hipMallocPitch" in
+                  f.finding.message]
+    assert text in message

@@ -39,6 +39,11 @@ def test_offsets_are_exact():
         pytest.param(b"f(a, g(b, c), d[1,2])", [b"a", b"g(b, c)", b"d[1,2]"], id="nested"),
         pytest.param(b"f()", [], id="empty"),
         pytest.param(b"f(a", None, id="unbalanced"),
+        # A literal is an argument too: `0xffffffff` is the mask of
+        # `__shfl_up_sync(0xffffffff, v, d)`, not `v` (issue 26).
+        pytest.param(b"f(0xffffffff, v, d)", [b"0xffffffff", b"v", b"d"], id="number-argument"),
+        pytest.param(b'f("s", 1.5f, \'c\')', [b'"s"', b"1.5f", b"'c'"], id="literal-arguments"),
+        pytest.param(b"f(1 + x, 2)", [b"1 + x", b"2"], id="literal-first-in-argument"),
     ],
 )
 def test_call_arguments(text, expected):

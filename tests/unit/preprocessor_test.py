@@ -22,6 +22,10 @@ def _convert(text: str, name: str | None) -> str:
      + "\ninline hipError_t check(hipError_t e) { return e; }\n"),
     ("check.cuh", HEADER, "#pragma once\n" + RUNTIME
      + "\ninline hipError_t check(hipError_t e) { return e; }\n"),
+    # Kernels need the whole runtime: <hip/hip_runtime_api.h> has no blockIdx.
+    ("k.cu", "#include <cuda_runtime_api.h>\n__global__ void k(int* p) { p[blockIdx.x] = 0; }\n",
+     RUNTIME + "#include <hip/hip_runtime_api.h>\n"
+     "__global__ void k(int* p) { p[blockIdx.x] = 0; }\n"),
 ])
 def test_runtime_include_added_for_runtime_use(name: str, text: str, expected: str):
     result = convert_source(text, name=name)
@@ -41,6 +45,8 @@ def test_runtime_include_added_for_runtime_use(name: str, text: str, expected: s
     ("util.h", "#pragma once\ninline int twice(int x) { return 2 * x; }\n"),
     # Only asks whether the runtime is included: adding it would answer yes.
     ("util.h", "#pragma once\n#ifdef __CUDA_RUNTIME_H__\nint f();\n#endif\n"),
+    # Host code is served by the runtime API header alone.
+    ("h.cpp", "#include <cuda_runtime_api.h>\nvoid h() { cudaDeviceSynchronize(); }\n"),
 ])
 def test_runtime_include_not_added(name: str | None, text: str):
     result = convert_source(text, name=name)

@@ -13,9 +13,12 @@ Entry = dict[str, Any]
 
 
 def load_tree(root: Path) -> dict[str, dict[str, Any]]:
-    """relative path -> parsed document for every mappings/**/*.yaml."""
+    """relative path -> parsed document for every mappings/**/*.yaml (the
+    polyfill fallbacks under mappings/polyfills/ are not mappings)."""
     out: dict[str, dict[str, Any]] = {}
     for f in sorted(root.rglob("*.yaml")):
+        if f.relative_to(root).parts[0] == "polyfills":
+            continue
         doc = yaml.safe_load(f.read_text(encoding="utf-8"))
         out[str(f.relative_to(root))] = doc
     return out

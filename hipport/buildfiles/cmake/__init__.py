@@ -3,14 +3,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hipport.buildfiles.cmake.build import cmake_plan, cmake_target_named, cmake_targets
+from hipport.buildfiles.cmake.build import cmake_made_targets, cmake_plan, cmake_target_named
 from hipport.buildfiles.cmake.compile_flags import cmake_flags
 from hipport.buildfiles.cmake.convert import cmake_findings
 from hipport.buildfiles.cmake.languages import cmake_compiled
 from hipport.buildfiles.cmake.single_source import cmake_compat
+from hipport.buildfiles.cmake.targets import cmake_targets
 from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, Command, lex_cmake
 from hipport.buildfiles.project import BuildPlan, BuildSettings, Target
-from hipport.buildfiles.system import BuildFileSyntaxError, BuildSystem, build_system
+from hipport.buildfiles.system import (
+    BuildFileSyntaxError,
+    BuildSystem,
+    BuildTargets,
+    build_system,
+)
 from hipport.findings import Finding
 from hipport.settings import Settings
 
@@ -51,15 +57,19 @@ class CMake(BuildSystem):
         compiled = cmake_compiled(path, project).get(source)
         return cmake_flags(path, project) + (compiled.flags if compiled is not None else [])
 
-
     def build_plan(self, project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
         return cmake_plan(project, folder, settings)
 
     def target_named(self, made: str) -> str:
         return cmake_target_named(made)
 
-    def targets(self, plan: BuildPlan, output: str) -> tuple[Target, ...]:
-        return cmake_targets(plan, output)
+    def made_targets(self, plan: BuildPlan, output: str) -> tuple[Target, ...]:
+        return cmake_made_targets(plan, output)
+
+    def targets(self, path: Path, top: Path) -> BuildTargets | None:
+        if path.name != LISTS:  # a module: read where a CMakeLists.txt includes it
+            return BuildTargets((), ())
+        return cmake_targets(path, top)
 
 
 def _commands(parsed: object) -> list[Command]:

@@ -44,7 +44,7 @@ def cmake_plan(project: Path, folder: Path, settings: BuildSettings) -> BuildPla
                               BuildStep("build", tuple(build), folder)))
 
 
-def cmake_targets(plan: BuildPlan, output: str) -> tuple[Target, ...]:
+def cmake_made_targets(plan: BuildPlan, output: str) -> tuple[Target, ...]:
     """The executables and libraries the project defines (CMake's file API),
     each built when make said so; () when CMake wrote no answer."""
     names = _defined(plan.folder)

@@ -7,13 +7,16 @@ skips claimed spans.  Device linking lives in ``cmake_rdc``, nvcc flags in
 ``cmake_flags``."""
 from __future__ import annotations
 
+import itertools
+
 from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.flags import flag_arguments
 from hipport.buildfiles.cmake.passes import CMakePass, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
-from hipport.buildfiles.cmake.tokens import ArgKind, Command
-from hipport.buildfiles.libraries import BY_LINK_NAME, PACKAGES
+from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
+from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, PACKAGES
+from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.settings import Settings
 
@@ -25,6 +28,8 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
         handler = _HANDLERS.get(cmd.lname)
         if handler is not None:
             handler(p, cmd)
+        elif cmd.lname not in N.NOT_SOURCE_COMMANDS:  # a function of the project's, say
+            _target(p, cmd)
         elif cmd.lname in N.LEGACY_MANUAL:
             p.report("HP653", f"{cmd.name}: FindCUDA compilation step with no HIP "
                      "counterpart; port by hand", cmd.start, cmd.end)
@@ -36,7 +41,7 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
     for cmd in commands:
         if cmd.lname == "cmake_minimum_required":
             _minimum_version(p, cmd)
-    _insert_find_packages(p)
+    _insert_find_packages(p, commands)
     return p.findings
 
 
@@ -52,6 +57,12 @@ def _survey(p: CMakePass, commands: list[Command]) -> None:
             p.target_kinds[words[0].text] = kind if kind in N.LIBRARY_TYPES else ""
         elif cmd.lname == "find_package" and words:
             p.found_packages.add(words[0].value)
+        elif cmd.lname == "target_link_libraries" and words:
+            target = words[0].text
+            p.link_keywords[target] = p.link_keywords.get(target, False) or any(
+                w.value in N.LINK_SCOPES for w in words[1:])
+            if any(_is_host_runtime(w.value) for w in words[1:]):
+                p.host_linked.add(target)
         elif cmd.lname == "set_source_files_properties":
             values = [w.value for w in words]
             if "LANGUAGE" in values and "HIP" in values:
@@ -65,21 +76,51 @@ def _survey(p: CMakePass, commands: list[Command]) -> None:
                 cus = [w.value for w in names[1:] if w.value.endswith(".cu")]
                 if cus:
                     p.cu_variables.setdefault(names[0].value, []).extend(cus)
+                if any(_is_cxx_source(w.value) for w in names[1:]):
+                    p.cxx_variables.add(names[0].value)
         elif cmd.lname == "file" and len(words) > 2 and words[0].value in ("GLOB",
                                                                             "GLOB_RECURSE"):
             patterns = [w.value for w in words[2:] if w.value not in
                         ("CONFIGURE_DEPENDS", "LIST_DIRECTORIES", "RELATIVE", "FOLLOW_SYMLINKS")]
             if patterns and all(x.endswith(".cu") for x in patterns):
                 p.cu_variables.setdefault(words[1].value, []).append(f"${{{words[1].value}}}")
+            elif any(_is_cxx_source(x) for x in patterns):
+                p.cxx_variables.add(words[1].value)
 
 
 # -------------------------------------------------------------- languages --
 def _languages(p: CMakePass, cmd: Command) -> None:
     args = cmd.words[1:] if cmd.lname == "project" else cmd.words
+    # project(X LANGUAGES CUDA) enables CUDA alone; HIP alone would leave
+    # find_package(hip) failing ("FindThreads only works if either C or CXX
+    # language is enabled", from hip-config-amd.cmake): CXX comes with it.
+    host = cmd.lname != "project" or any(a.value in _HOST_LANGUAGES
+                                         for a in _project_languages(args))
     for a in args:
         if a.kind is ArgKind.UNQUOTED and a.text == "CUDA":
-            p.edit("HP601", f"{cmd.name}: CUDA language -> HIP", a.start, a.end, "HIP")
+            if host:
+                p.edit("HP601", f"{cmd.name}: CUDA language -> HIP", a.start, a.end, "HIP")
+            else:
+                p.edit("HP601", f"{cmd.name}: CUDA language -> HIP, with CXX (HIP's CMake "
+                       "package needs C or CXX enabled)", a.start, a.end, "CXX HIP")
             p.language_converted = True
+            p.language_end = p.language_end or cmd.end
+
+
+_HOST_LANGUAGES = frozenset({"C", "CXX"})
+_PROJECT_KEYWORDS = frozenset({"VERSION", "DESCRIPTION", "HOMEPAGE_URL", "LANGUAGES"})
+
+
+def _project_languages(args: list[Argument]) -> list[Argument]:
+    """The languages a project() enables: after LANGUAGES, or the short form's
+    arguments; none given means C and CXX."""
+    values = [a.value for a in args]
+    if "LANGUAGES" in values:
+        rest = args[values.index("LANGUAGES") + 1:]
+        return list(itertools.takewhile(lambda a: a.value not in _PROJECT_KEYWORDS, rest))
+    if any(v in _PROJECT_KEYWORDS for v in values):
+        return []
+    return args
 
 
 def _minimum_version(p: CMakePass, cmd: Command) -> None:
@@ -118,24 +159,52 @@ def _find_package(p: CMakePass, cmd: Command) -> None:
         p.found_packages.add("hip")
 
 
-def _insert_find_packages(p: CMakePass) -> None:
+def _insert_find_packages(p: CMakePass, commands: list[Command]) -> None:
+    """find_package for what the converted file uses: the ROCm libraries, and
+    hip itself for hip::host when no find_package(CUDAToolkit) became it.
+    They go after the toolkit's find_package, else after the converted
+    project()/enable_language(), else (a module included by others, a
+    function adding the targets) just before the first command using them:
+    imported targets are visible in the whole directory."""
     needed: dict[str, int] = {}
+    if p.needs_hip and "hip" not in p.found_packages:
+        needed["hip"] = p.host_use if p.host_use is not None else (p.language_end or 0)
     for lib, at in p.libraries.items():
-        if lib.extra_package and lib.extra_package not in p.found_packages:
-            needed.setdefault(lib.extra_package, at)
+        # (hip::host comes from find_package(hip) too: `cudart` became it)
+        if lib.cmake_package and lib.cmake_package not in p.found_packages:
+            needed.setdefault(lib.cmake_package, at)
     if not needed:
         return
-    if not p.toolkit_finds:
-        for package, at in needed.items():
+    if p.toolkit_finds:
+        cmd, required = p.toolkit_finds[0]
+        at, prefix = cmd.end, indent(p.text, cmd.start)
+    elif p.language_end is not None:
+        at, prefix, required = p.language_end, indent(p.text, p.language_end), True
+    else:
+        _find_before_use(p, commands, needed)
+        return
+    suffix = " REQUIRED" if required else ""
+    order = sorted(needed, key=lambda name: (name != "hip", name))  # hip first
+    lines = "".join(f"\n{prefix}find_package({pkg}{suffix})" for pkg in order)
+    p.edit("HP604", "find_package for the ROCm libraries used: " + ", ".join(order),
+           at, at, lines)
+
+
+def _find_before_use(p: CMakePass, commands: list[Command], needed: dict[str, int]) -> None:
+    by_command: dict[int, list[str]] = {}
+    for package, at in needed.items():
+        cmd = next((c for c in commands if c.start <= at <= c.end), None)
+        if cmd is None:
             p.report("HP654", f"needs find_package({package}), but the CUDA toolkit is not "
                      "found in this file; add it where it is", at, at)
-        return
-    cmd, required = p.toolkit_finds[0]
-    prefix = indent(p.text, cmd.start)
-    suffix = " REQUIRED" if required else ""
-    lines = "".join(f"\n{prefix}find_package({pkg}{suffix})" for pkg in sorted(needed))
-    p.edit("HP604", "find_package for the ROCm libraries used: " + ", ".join(sorted(needed)),
-           cmd.end, cmd.end, lines)
+            continue
+        by_command.setdefault(cmd.start, []).append(package)
+    for start, packages in by_command.items():
+        prefix = indent(p.text, start)
+        order = sorted(packages, key=lambda name: (name != "hip", name))
+        lines = "".join(f"find_package({pkg} REQUIRED)\n{prefix}" for pkg in order)
+        p.edit("HP604", "find_package for the ROCm libraries used here: " + ", ".join(order),
+               start, start, lines, claim=False)
 
 
 # ---------------------------------------------------------------- targets --
@@ -156,17 +225,67 @@ def _target(p: CMakePass, cmd: Command) -> None:
     for w in words[1:]:
         if w.kind is ArgKind.BRACKET:
             continue
-        if w.value.endswith(".cu") and "$" not in w.value:
+        if w.value.endswith(".cu") and "$<" not in w.value:
+            # (a ${VAR} in the name is expanded where the property is set too)
             sources.append(w.text)
         elif w.value.startswith("${") and w.value.endswith("}"):
             sources.extend(p.cu_variables.get(w.value[2:-1], []))
+    has_cu = bool(sources)
     sources = [s for s in dict.fromkeys(sources) if s.strip('"') not in p.hip_sources]
-    if not sources:
-        return
-    p.hip_sources.update(s.strip('"') for s in sources)
-    line = (f"\n{indent(p.text, cmd.start)}set_source_files_properties("
-            f"{' '.join(sources)} PROPERTIES LANGUAGE HIP)")
-    p.edit("HP606", f"{', '.join(sources)}: compiled as HIP", cmd.end, cmd.end, line)
+    # Lines added after the command, one insertion (each with its finding).
+    added: list[tuple[str, str, str]] = []
+    if sources:
+        p.hip_sources.update(s.strip('"') for s in sources)
+        added.append(("HP606", f"{', '.join(sources)}: compiled as HIP",
+                      f"set_source_files_properties({' '.join(sources)} "
+                      "PROPERTIES LANGUAGE HIP)"))
+    if lname in N.EXECUTABLE_COMMANDS | N.LIBRARY_COMMANDS and (has_cu or p.language_converted):
+        added += _host_runtime(p, cmd)
+    if added:
+        ind = indent(p.text, cmd.start)
+        text = "".join(f"\n{ind}{line}" for _, _, line in added)
+        fix = Fix((Edit(cmd.end, cmd.end, text.encode("latin-1")),),
+                  title="; ".join(message for _, message, _ in added))
+        p.findings += [Finding(code, message, cmd.end, cmd.end, fix)
+                       for code, message, _ in added]
+
+
+_CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C", ".c")
+_HOST_TARGETS = frozenset({"hip::host", "hip::device", "CUDA::cudart", "CUDA::cudart_static",
+                           "CUDA::cuda_driver"})
+
+
+def _is_host_runtime(name: str) -> bool:
+    """A link item that is (or becomes) HIP's runtime: hip::host, cudart, CUDA::cudart."""
+    lib = BY_LINK_NAME.get(name) or BY_TARGET.get(name)
+    return name in _HOST_TARGETS or (lib is not None and lib.key == "hip")
+
+
+def _is_cxx_source(name: str) -> bool:
+    return name.endswith(_CXX_SUFFIXES) and "$" not in name
+
+
+def _host_runtime(p: CMakePass, cmd: Command) -> list[tuple[str, str, str]]:
+    """A HIP target's C and C++ sources compile as C/CXX, without the HIP
+    platform macro: one that includes a HIP header fails (hip_runtime.h's
+    "#error Must define exactly one of __HIP_PLATFORM_AMD__ or
+    __HIP_PLATFORM_NVIDIA__").  nvcc's CUDA language gave them cudart's
+    headers; hip::host gives them HIP's, with the platform."""
+    target = cmd.words[0].text
+    cxx = [w.value for w in cmd.words[1:] if w.kind is not ArgKind.BRACKET and (
+        _is_cxx_source(w.value) or (w.value.startswith("${") and w.value.endswith("}")
+                                    and w.value[2:-1] in p.cxx_variables))]
+    if not cxx or target in p.host_linked or "$" in target:
+        return []
+    p.host_linked.add(target)
+    p.needs_hip = True
+    if p.host_use is None:
+        p.host_use = cmd.start
+    scope = " PRIVATE" if p.link_keywords.get(target, True) else ""
+    shown = ", ".join(cxx[:3]) + (", ..." if len(cxx) > 3 else "")
+    return [("HP615", f"{target}: its C/C++ sources ({shown}) compile as C/C++, without the "
+             "HIP platform macro; hip::host gives them it (and HIP's include path)",
+             f"target_link_libraries({target}{scope} hip::host)")]
 
 
 def _legacy_library(p: CMakePass, cmd: Command) -> None:
@@ -207,6 +326,26 @@ def _set(p: CMakePass, cmd: Command) -> None:
         flag_arguments(p, cmd, values, nvcc=True)
 
 
+def _aux_sources(p: CMakePass, cmd: Command) -> None:
+    """aux_source_directory collects the sources of the enabled languages:
+    with CUDA it took the folder's .cu files, with HIP (whose sources are
+    .hip) it takes none.  They are added to the list, as HIP."""
+    words = cmd.words
+    if len(words) != 2 or not (p.language_converted or p.toolkit_finds):
+        return
+    folder, variable = words[0].value, words[1].value
+    if "$<" in folder or not variable.isidentifier():
+        return
+    name = f"{variable}_HIPPORT_CU"
+    ind = indent(p.text, cmd.start)
+    lines = (f'\n{ind}file(GLOB {name} "{folder}/*.cu")'
+             f"\n{ind}set_source_files_properties(${{{name}}} PROPERTIES LANGUAGE HIP)"
+             f"\n{ind}list(APPEND {variable} ${{{name}}})")
+    p.edit("HP606", f"{cmd.name}: the folder's .cu files added to {variable}, compiled as HIP "
+           "(HIP's sources are .hip: the command no longer collects them)", cmd.end, cmd.end,
+           lines)
+
+
 _HANDLERS = {
     "project": _languages,
     "enable_language": _languages,
@@ -219,6 +358,7 @@ _HANDLERS = {
     "set_property": properties,
     "set_source_files_properties": properties,
     "target_link_libraries": unknown_libraries,
+    "aux_source_directory": _aux_sources,
     "link_libraries": unknown_libraries,
     **{name: _target for name in N.TARGET_COMMANDS},
     "cuda_include_directories": _target,

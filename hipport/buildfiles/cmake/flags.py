@@ -14,10 +14,13 @@ from hipport.buildfiles.words import Word, split_words
 def flag_arguments(p: CMakePass, cmd: Command, args: list[Argument], nvcc: bool = False) -> None:
     """Run the nvcc flag rules over the flag lists found in ``args``."""
     plain: list[Word] = []
+    # Compile options with -G (`$<$<CONFIG:Debug>:-G>`) are nvcc's: GCC's -G
+    # (MIPS, RISC-V) takes a size, and no CMake project enabling CUDA targets those.
+    bare_g = cmd.lname in _COMPILE_OPTIONS
 
     def flush() -> None:
         if plain:
-            _rewrite(p, list(plain), nvcc)
+            _rewrite(p, list(plain), nvcc, bare_g)
             plain.clear()
 
     i = 0
@@ -26,10 +29,10 @@ def flag_arguments(p: CMakePass, cmd: Command, args: list[Argument], nvcc: bool 
         if a.kind is ArgKind.QUOTED:
             flush()
             _rewrite(p, list(split_words(p.text, a.value_start, a.value_end, " \t;", "({<")),
-                     nvcc)
+                     nvcc, bare_g)
         elif a.kind is ArgKind.UNQUOTED and a.text.startswith("$<"):
             flush()
-            i = _genex(p, args, i, nvcc)
+            i = _genex(p, args, i, nvcc, bare_g)
             continue
         elif a.kind is ArgKind.UNQUOTED:
             lib_word = cmd.lname in N.LINK_COMMANDS and _link_item(p, a)
@@ -43,7 +46,7 @@ def flag_arguments(p: CMakePass, cmd: Command, args: list[Argument], nvcc: bool 
     flush()
 
 
-def _genex(p: CMakePass, args: list[Argument], i: int, nvcc: bool) -> int:
+def _genex(p: CMakePass, args: list[Argument], i: int, nvcc: bool, bare_g: bool) -> int:
     """A generator expression starting at ``args[i]``, possibly continued over
     the following arguments (``$<$<COMPILE_LANGUAGE:CUDA>:-a -b>``); the flags
     of its body are rewritten.  Returns the index of the argument after it."""
@@ -69,19 +72,23 @@ def _genex(p: CMakePass, args: list[Argument], i: int, nvcc: bool) -> int:
     if colon > 0:
         condition = text[start:colon]
         cuda = any(f"{key}CUDA" in condition for key in N.LANGUAGE_GENEXES)
+        other = not cuda and any(key in condition for key in N.LANGUAGE_GENEXES)
         words = list(split_words(text, colon + 1, pos, " \t\r\n;", "({<"))
-        _rewrite(p, words, nvcc or cuda)
+        _rewrite(p, words, nvcc or cuda, bare_g and not other)
     return j + 1
 
 
-def _rewrite(p: CMakePass, words: list[Word], nvcc: bool) -> None:
+def _rewrite(p: CMakePass, words: list[Word], nvcc: bool, bare_g: bool = False) -> None:
     if not words:
         return
-    result = rewrite_flags(p.text, words, p.options.offload_arch, nvcc=nvcc)
+    result = rewrite_flags(p.text, words, p.options.offload_arch, nvcc=nvcc, bare_g=bare_g)
     p.findings += result.findings
     p.claimed += result.claimed
     for lib in result.libraries:
         p.use(lib, words[0].start)
+
+
+_COMPILE_OPTIONS = frozenset({"target_compile_options", "add_compile_options"})
 
 
 def _link_item(p: CMakePass, a: Argument) -> bool:

@@ -53,6 +53,8 @@ FLAG_COMMANDS = frozenset({"target_compile_options", "add_compile_options",
                            "target_link_options", "add_link_options", "target_link_libraries",
                            "link_libraries", "add_definitions"})
 LINK_COMMANDS = frozenset({"target_link_libraries", "link_libraries"})
+LINK_SCOPES = frozenset({"PRIVATE", "PUBLIC", "INTERFACE", "LINK_PRIVATE", "LINK_PUBLIC",
+                         "LINK_INTERFACE_LIBRARIES"})
 LEGACY_RENAMES = {"cuda_add_executable": "add_executable", "cuda_add_library": "add_library",
                   "cuda_include_directories": "include_directories"}
 LEGACY_LIBRARY_COMMANDS = {"cuda_add_cublas_to_target": "cublas",
@@ -76,3 +78,20 @@ LANGUAGE_GENEXES = ("COMPILE_LANGUAGE:", "LINK_LANGUAGE:", "COMPILE_LANG_AND_ID:
 TRUE_VALUES = frozenset({"ON", "TRUE", "YES", "Y", "1"})
 FALSE_VALUES = frozenset({"OFF", "FALSE", "NO", "N", "0", ""})
 HIP_MINIMUM_CMAKE = (3, 21)
+# Built-in commands whose file arguments are not sources to compile: a
+# literal .cu among the arguments of any other command (add_executable, a
+# project's own function adding a target from its arguments) is a source.
+NOT_SOURCE_COMMANDS = frozenset({
+    "set", "list", "file", "install", "configure_file", "source_group",
+    "set_source_files_properties", "set_property", "get_property", "get_source_file_property",
+    "get_filename_component", "cmake_path", "message", "string", "if", "elseif", "else",
+    "endif", "while", "foreach", "option", "math", "add_custom_command", "add_custom_target",
+    "add_test", "set_tests_properties", "include", "add_subdirectory", "find_file", "find_path",
+    "return", "target_link_libraries", "target_include_directories", "target_compile_options",
+    "target_compile_definitions", "target_link_options", "export", "try_compile", "try_run",
+    "execute_process", "separate_arguments", "function", "macro", "endfunction", "endmacro",
+    "project", "enable_language", "find_package", "cmake_minimum_required",
+    "set_target_properties", "add_dependencies", "include_directories", "add_definitions",
+    "add_compile_definitions", "add_compile_options", "link_libraries", "unset", "mark_as_advanced",
+    "aux_source_directory",
+})

@@ -26,6 +26,15 @@ class CMakePass:
     # target (as written) -> "EXECUTABLE", a library type ("STATIC", "SHARED", ...)
     # or "" for add_library without one (static unless BUILD_SHARED_LIBS)
     target_kinds: dict[str, str] = field(default_factory=dict)
+    # target -> whether this file's target_link_libraries for it use the
+    # keyword signature (PRIVATE, PUBLIC, INTERFACE); absent: none here
+    link_keywords: dict[str, bool] = field(default_factory=dict)
+    host_linked: set[str] = field(default_factory=set)  # targets linking the HIP runtime
+    cxx_variables: set[str] = field(default_factory=set)  # variables listing C/C++ sources
+    # where a converted project()/enable_language() ends (find_package(hip) goes there)
+    language_end: int | None = None
+    needs_hip: bool = False  # a target gets hip::host: find_package(hip) is needed
+    host_use: int | None = None  # the first target command that gets hip::host
 
     def edit(self, code: str, message: str, start: int, end: int, text: str,
              claim: bool = True) -> None:

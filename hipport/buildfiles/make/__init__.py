@@ -8,9 +8,10 @@ from hipport.buildfiles.make.compile_flags import make_flags
 from hipport.buildfiles.make.convert import make_findings
 from hipport.buildfiles.make.languages import make_compiled
 from hipport.buildfiles.make.single_source import make_compat
+from hipport.buildfiles.make.targets import make_targets
 from hipport.buildfiles.make.tokens import MakeLine, lex_make
 from hipport.buildfiles.project import BuildPlan, BuildSettings
-from hipport.buildfiles.system import BuildSystem, build_system
+from hipport.buildfiles.system import BuildSystem, BuildTargets, build_system
 from hipport.findings import Finding
 from hipport.settings import Settings
 
@@ -40,9 +41,13 @@ class Make(BuildSystem):
         compiled = make_compiled(path).get(source)
         return make_flags(path) + (compiled.flags if compiled is not None else [])
 
-
     def build_plan(self, project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
         return make_plan(project, folder, settings)
+
+    def targets(self, path: Path, top: Path) -> BuildTargets | None:
+        if path.suffix in self.suffixes:  # a fragment: read where a Makefile includes it
+            return BuildTargets((), ())
+        return make_targets(path)
 
 
 def _lines(parsed: object) -> list[MakeLine]:

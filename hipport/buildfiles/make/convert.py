@@ -5,6 +5,8 @@ Flags are rewritten in variable values and recipe lines; variable renames
 assigned or referenced.  Comments and define blocks are left alone."""
 from __future__ import annotations
 
+import re
+
 from hipport.buildfiles.flags import rewrite_flags
 from hipport.buildfiles.make.rdc import rdc_links
 from hipport.buildfiles.make.rocm_path import rocm_root
@@ -47,6 +49,8 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             nvcc = any(h in line.name.text.upper() for h in _NVCC_HINTS)
             words = list(split_words(text, line.value_start, line.content_end))
             claimed = _flags(text, words, options, nvcc, findings)
+            if not nvcc:
+                findings += _host_platform(text, words)
         elif line.kind is LineKind.RECIPE:
             words = list(split_words(text, line.value_start, _recipe_end(text, line)))
             compiler = next((w for w in words if _is_nvcc_word(w.text)), None)
@@ -54,6 +58,13 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             if compiler is not None:
                 nvcc_recipes.append((compiler, words))
             claimed = _flags(text, words, options, nvcc, findings)
+            if not nvcc:
+                findings += _host_platform(text, words)
+        elif line.kind is LineKind.OTHER:
+            loop = _arch_loop(text, line, options)
+            if loop is not None:
+                findings.append(loop)
+                continue
         elif line.kind is LineKind.DIRECTIVE:
             words = list(split_words(text, line.start, line.content_end))
             if len(words) > 1 and words[0].text in _NAME_DIRECTIVES:
@@ -63,6 +74,45 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             if not any(s <= word.start and word.end <= e for s, e in claimed):
                 findings += _inside_word(text, word, renames)
     return findings + rdc_links(nvcc_recipes, values)
+
+
+_TOOLKIT_INCLUDE = re.compile(r"-I\s*(?:\$[({](?:" + "|".join(sorted(_TOOLKIT_VARIABLES)) +
+                              r")[)}]|" + re.escape(CUDA_PREFIX) + r"(?:-[\d.]+)?)/include/?$")
+PLATFORM_FLAG = "-D__HIP_PLATFORM_AMD__"
+
+
+def _host_platform(text: str, words: list[Word]) -> list[Finding]:
+    """A C/C++ compile line (not nvcc's) with the toolkit's include path: it
+    gets HIP's, and beside it the HIP platform macro, without which
+    hip_runtime.h stops with #error (HP615)."""
+    if any(w.text.startswith(PLATFORM_FLAG) for w in words):
+        return []
+    for w in words:
+        if _TOOLKIT_INCLUDE.match(w.text):
+            return [_edit("HP615", f"{w.text}: C/C++ compiled without hipcc gets "
+                          f"{PLATFORM_FLAG} with HIP's include path", w.end, w.end,
+                          " " + PLATFORM_FLAG)]
+    return []
+
+
+# `$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += -gencode arch=compute_$(sm),code=sm_$(sm)))`:
+# NVIDIA's Makefiles build their architecture flags one GPU at a time.
+_ARCH_LOOP = re.compile(
+    r"\$[({]foreach\s+(?P<var>\w+)\s*,[^,]*,\s*\$[({]eval\s+(?P<name>\w+)\s*(?P<op>[+:?]?=)\s*"
+    r"(?:-gencode|--generate-code|-arch|--gpu-architecture)[ =]\s*"
+    r"(?:[^()${}]|\$[({]\w+[)}])*\$[({](?P=var)[)}](?:[^()${}]|\$[({]\w+[)}])*"
+    r"\)\s*\)\s*")
+
+
+def _arch_loop(text: str, line: MakeLine, options: Settings) -> Finding | None:
+    """Such a loop becomes the one assignment of the AMD targets."""
+    found = _ARCH_LOOP.fullmatch(text, line.start, line.content_end)
+    if found is None:
+        return None
+    flags = " ".join(f"--offload-arch={arch}" for arch in options.offload_arch)
+    new = f"{found['name']} {found['op']} {flags}"
+    return _edit("HP603", f"nvcc architecture loop -> {flags}", line.start, line.content_end,
+                 new)
 
 
 def _recipe_end(text: str, line: MakeLine) -> int:

@@ -8,6 +8,7 @@ from typing import Iterator
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.nodes import hazard, matches, query, text
+from hipport.table.versions import Release, release_text
 
 _MANAGED = ("HP506", "unified memory on AMD needs XNACK (HSA_XNACK=1 on a GPU that has "
             "it); otherwise managed memory is not migrated on demand and this hint "
@@ -15,6 +16,10 @@ _MANAGED = ("HP506", "unified memory on AMD needs XNACK (HSA_XNACK=1 on a GPU th
 _GRAPH = ("HP508", "ROCm's hipGraphInstantiateWithFlags implements only "
           "hipGraphInstantiateFlagAutoFreeOnLaunch; this flag is missing before ROCm 5.7 "
           "and not acted on after")
+# The first release declaring the flags other than AutoFreeOnLaunch (5.2's
+# hip_runtime_api.h has only that one; 6.4's declares all four, and says its
+# hipGraphInstantiateWithFlags "does not support any of flag").
+_GRAPH_FLAGS = (5, 7)
 _STREAM = ("HP509", "default-stream semantics: HIP's null stream is the legacy blocking "
            "stream unless compiled with -fgpu-default-stream=per-thread")
 SEMANTICS: dict[str, tuple[str, str]] = {
@@ -60,4 +65,16 @@ def api_semantics(ctx: Context) -> Iterator[Finding]:
         if code in _ONCE_PER_FILE and name in seen:
             continue
         seen.add(name)
+        if code == "HP508" and ctx.settings.rocm_version is not None:
+            note = _graph_flag(ctx.settings.rocm_version)
         yield hazard(code, f"`{name}`: {note}", node, note=note)
+
+
+def _graph_flag(target: Release) -> str:
+    """HP508 for the target release."""
+    if target < _GRAPH_FLAGS:
+        return (f"ROCm {release_text(target)}, the target, does not declare this flag "
+                f"(ROCm {release_text(_GRAPH_FLAGS)} and later declare it, and their "
+                "hipGraphInstantiateWithFlags does not act on it)")
+    return (f"ROCm {release_text(target)}, the target, declares this flag, but its "
+            "hipGraphInstantiateWithFlags does not act on it")

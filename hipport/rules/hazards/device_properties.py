@@ -1,4 +1,5 @@
-"""HP503: `cudaDeviceProp` fields that `hipDeviceProp_t` lacks (HIP 5.x) or
+"""HP503: `cudaDeviceProp` fields that `hipDeviceProp_t` lacks in the target
+release (`--rocm-version`; ROCm 6.4 has most of those 5.2 and 5.7 lack) or
 that mean something else on AMD GPUs."""
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from hipport.edits import Applicability
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.nodes import hazard, matches, query, replace, text
+from hipport.table.versions import Release, releases_lacking
 
-# cudaDeviceProp (CUDA 13) minus hipDeviceProp_t (hip_runtime_api.h, ROCm 5.2).
-MISSING = frozenset({
+# cudaDeviceProp (CUDA 13) minus hipDeviceProp_t (hip_runtime_api.h): the
+# fields ROCm 6.4 has and 5.2 and 5.7 lack, and those no release checked has.
+FROM_64: frozenset[str] = frozenset({
     "uuid", "luid", "luidDeviceNodeMask", "maxTexture1DMipmap", "maxTexture2DMipmap",
     "maxTexture2DLinear", "maxTexture2DGather", "maxTexture3DAlt", "maxTextureCubemap",
     "maxTexture1DLayered", "maxTexture2DLayered", "maxTextureCubemapLayered", "maxSurface1D",
@@ -21,14 +24,17 @@ MISSING = frozenset({
     "multiGpuBoardGroupID", "hostNativeAtomicSupported", "computePreemptionSupported",
     "canUseHostPointerForRegisteredMem", "sharedMemPerBlockOptin", "maxBlocksPerMultiProcessor",
     "accessPolicyMaxWindowSize", "reservedSharedMemPerBlock", "hostRegisterSupported",
-    "sparseCudaArraySupported", "hostRegisterReadOnlySupported",
-    "timelineSemaphoreInteropSupported", "memoryPoolsSupported", "gpuDirectRDMASupported",
-    "gpuDirectRDMAFlushWritesOptions", "gpuDirectRDMAWritesOrdering",
-    "memoryPoolSupportedHandleTypes", "deferredMappingCudaArraySupported", "ipcEventSupported",
-    "clusterLaunch", "unifiedFunctionPointers", "deviceNumaConfig", "deviceNumaId",
-    "mpsEnabled", "hostNumaId", "gpuPciDeviceID", "gpuPciSubsystemID",
+    "hostRegisterReadOnlySupported", "timelineSemaphoreInteropSupported",
+    "memoryPoolsSupported", "gpuDirectRDMASupported", "gpuDirectRDMAFlushWritesOptions",
+    "gpuDirectRDMAWritesOrdering", "memoryPoolSupportedHandleTypes", "ipcEventSupported",
+    "clusterLaunch", "unifiedFunctionPointers",
+})
+MISSING = FROM_64 | frozenset({
+    "sparseCudaArraySupported", "deferredMappingCudaArraySupported", "deviceNumaConfig",
+    "deviceNumaId", "mpsEnabled", "hostNumaId", "gpuPciDeviceID", "gpuPciSubsystemID",
     "hostNumaMultinodeIpcSupported",
 })
+_SINCE_64: Release = (6, 4)
 # Same quantity, another spelling: renaming is exact.
 RENAMED = {"sharedMemPerMultiprocessor": "maxSharedMemoryPerMultiProcessor"}
 # Present, but the numbers describe an AMD architecture, not a compute capability.
@@ -67,6 +73,7 @@ def device_properties(ctx: Context) -> Iterator[Finding]:
             props.update(_declared_name(text(d)) for d in match["declarator"])
         else:
             uses.append(match)
+    target = ctx.settings.rocm_version
     for match in uses:
         obj = text(match["object"][0]).lstrip("*(").rstrip(")")
         if obj not in props:
@@ -79,7 +86,8 @@ def device_properties(ctx: Context) -> Iterator[Finding]:
                          f"Use {RENAMED[field]}")
         elif field in DIFFERENT:
             yield hazard("HP503", f"`cudaDeviceProp::{field}` {DIFFERENT[field]}", use)
-        else:
+        elif field not in FROM_64 or target is None or target < _SINCE_64:
+            since = _SINCE_64 if field in FROM_64 else None
             yield hazard("HP503", f"`cudaDeviceProp::{field}` has no field in HIP's "
-                         "hipDeviceProp_t (ROCm 5.x); query hipDeviceGetAttribute or "
-                         "drop it", use)
+                         f"hipDeviceProp_t ({releases_lacking(target, since)}); query "
+                         "hipDeviceGetAttribute or drop it", use)

@@ -2,7 +2,8 @@
 
 * HP406: `cg::tiled_partition<32>` / `thread_block_tile<32>` used as "the
   warp": on AMD a 32-thread tile is half a wavefront.
-* HP407: `__syncwarp()`: HIP before ROCm 6.2 has none, and its mask is 32 bits.
+* HP407: `__syncwarp()`: no HIP release checked (5.2, 5.7, 6.4) declares
+  it, and its mask is 32 bits.
 * HP408: reductions through `volatile` memory with literal offsets and no
   barrier, relying on the lanes of a warp running in lock step.
 """
@@ -22,6 +23,7 @@ from hipport.rules.hazards.nodes import (
     query,
     text,
 )
+from hipport.table.versions import releases_lacking
 
 _QUERY = query("""
 (template_function name: (identifier) @tile
@@ -75,8 +77,9 @@ def warp_sync(ctx: Context) -> Iterator[Finding]:
             yield hazard("HP406", f"`{text(match['node'][0])}` is a whole warp on NVIDIA "
                          "but half a wavefront on AMD", match["node"][0])
         elif "syncwarp" in match:
-            yield hazard("HP407", "`__syncwarp` assumes independent 32-lane warps; HIP "
-                         "has no equivalent before ROCm 6.2", match["node"][0])
+            yield hazard("HP407", "`__syncwarp` assumes independent 32-lane warps; there "
+                         f"is no __syncwarp in {releases_lacking(ctx.settings.rocm_version)}",
+                         match["node"][0])
         elif "volatile" in match:
             volatile.add(_declared_name(match["volatile"][0]))
         else:

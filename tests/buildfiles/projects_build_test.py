@@ -1,0 +1,49 @@
+"""Small CMake projects shaped like real ones (tests/buildfiles/projects/)
+convert and build with each HIP oracle's CMake, as docs/build-files.md says:
+a project that enables CUDA alone (it must gain CXX: find_package(hip)
+needs it), and a host-only main.cpp beside the kernels (it compiles as CXX
+and must get the HIP platform from hip::host; in a Makefile, from
+-D__HIP_PLATFORM_AMD__ beside HIP's include path)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.buildfiles.building import (
+    cmake_build,
+    convert_project,
+    executables,
+    make_build,
+    tail,
+)
+from tests.ci import missing
+from tests.toolchain import HipOracle
+
+pytestmark = pytest.mark.slow
+
+PROJECTS = Path(__file__).resolve().parent / "projects"
+
+
+@pytest.mark.parametrize("name", ["cuda_only", "host_main"])
+def test_converted_project_builds(name: str, tmp_path: Path, hip_oracle: HipOracle):
+    for tool in ("cmake", "make"):
+        if not hip_oracle.has_tool(tool):
+            missing(f"{tool} not found for {hip_oracle.name}")
+    source = tmp_path / "src"
+    convert_project(PROJECTS / name, source, hip_oracle)
+    build = cmake_build(hip_oracle, source, tmp_path)
+    print(f"\n[{name}] {build.command}:\n{tail(build.proc)}")
+    assert build.proc.returncode == 0, tail(build.proc, 40)
+    assert executables(tmp_path / "build") == {name}
+
+
+def test_converted_makefile_with_host_cxx_builds(tmp_path: Path, hip_oracle: HipOracle):
+    """main.cpp compiled by $(CXX) with the toolkit's include path."""
+    if not hip_oracle.has_tool("make"):
+        missing(f"make not found for {hip_oracle.name}")
+    convert_project(PROJECTS / "host_main_make", tmp_path, hip_oracle)
+    build = make_build(hip_oracle, tmp_path)
+    print(f"\n{build.command}:\n{tail(build.proc)}")
+    assert build.proc.returncode == 0, tail(build.proc, 40)
+    assert executables(tmp_path) == {"host_main_make"}

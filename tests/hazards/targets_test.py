@@ -1,0 +1,83 @@
+"""Hazard messages speak of the target release (`--rocm-version`), as its
+headers have it (issue 26, class 7): they said "ROCm 5.x" or "before ROCm
+6.2" whatever the target, and reported fields ROCm 6.4 has as missing."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.api import convert_source
+from hipport.rules.hazards.device_properties import FROM_64
+from hipport.settings import Settings
+from tests.toolchain import compile_hip
+
+
+def messages(source: str, code: str, target: tuple[int, ...] | None) -> list[str]:
+    result = convert_source(source, Settings(rocm_version=target))
+    return [f.finding.message for f in result.findings if f.code == code]
+
+
+CG = "namespace cg = cooperative_groups;\n"
+
+
+@pytest.mark.parametrize("target, text", [
+    ((6, 4), "ROCm 6.4, the target"), ((5, 2), "ROCm 5.2, the target"),
+    (None, "ROCm 5.2, 5.7 and 6.4"),
+])
+def test_a_cooperative_groups_gap_names_the_target(target, text):
+    source = CG + "__device__ int f(T t, int v) { return cg::inclusive_scan(t, v); }"
+    (message,) = messages(source, "HP507", target)
+    assert text in message and "5.x" not in message
+
+
+def test_binary_partition_is_in_64_behind_the_warp_sync_macro():
+    source = CG + "__device__ void f(T t, bool p) { auto g = cg::binary_partition(t, p); }"
+    (old,) = messages(source, "HP507", (5, 7))
+    assert "not in HIP's cooperative groups (ROCm 5.7, the target)" in old
+    (new,) = messages(source, "HP507", (6, 4))
+    assert "only with HIP_ENABLE_WARP_SYNC_BUILTINS defined" in new
+
+
+@pytest.mark.parametrize("field, on_52, on_64", [
+    ("regsPerMultiprocessor", True, False),   # hipDeviceProp_t has it from 6.x on
+    ("uuid", True, False),
+    ("mpsEnabled", True, True),               # not in 6.4's either
+])
+def test_a_device_property_field_is_missing_only_where_the_target_lacks_it(field, on_52, on_64):
+    source = f"void f() {{ cudaDeviceProp p; int r = p.{field}; }}"
+    for target, expected in (((5, 2), on_52), ((6, 4), on_64)):
+        found = messages(source, "HP503", target)
+        assert bool(found) is expected, (target, found)
+        if found:
+            assert f"ROCm {target[0]}.{target[1]}, the target" in found[0]
+
+
+@pytest.mark.parametrize("target", [(5, 2), (6, 4)])
+def test_syncwarp_names_the_target(target):
+    (message,) = messages("__global__ void k() { __syncwarp(); }", "HP407", target)
+    assert f"ROCm {target[0]}.{target[1]}" in message and "6.2" not in message
+
+
+@pytest.mark.parametrize("target, text", [
+    ((5, 2), "ROCm 5.2, the target, does not declare this flag"),
+    ((6, 4), "ROCm 6.4, the target, declares this flag, but"),
+    (None, "missing before ROCm 5.7"),
+])
+def test_a_graph_flag_names_the_target(target, text):
+    (message,) = messages("void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"
+                          "  cudaGraphInstantiateWithFlags(e, g, "
+                          "cudaGraphInstantiateFlagUpload);\n}\n", "HP508", target)
+    assert text in message
+
+
+@pytest.mark.slow
+def test_the_fields_64_has_are_those_its_compiler_takes(tmp_path, hip_oracle):
+    fields = sorted(FROM_64)
+    path = tmp_path / "props.hip"
+    path.write_text("#include <hip/hip_runtime.h>\nvoid f(hipDeviceProp_t& p, long* out) {\n"
+                    + "".join(f"    out[{i}] = (long)sizeof(p.{name});\n"
+                              for i, name in enumerate(fields)) + "}\n")
+    proc = compile_hip(path, extra_args=["-ferror-limit=0"], oracle=hip_oracle)
+    if hip_oracle.name == "rocm-6.4":
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    else:
+        assert all(f"no member named '{name}'" in proc.stderr for name in fields)

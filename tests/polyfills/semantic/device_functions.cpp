@@ -1,0 +1,147 @@
+// Byte swaps, integer min/max, __trap and the block-scope atomics over the
+// wavefront model: results against their definitions; atomics done by
+// every lane of a wavefront at once against the sequential outcome.
+#include <algorithm>
+#include <climits>
+#include <random>
+#include <set>
+
+#include "wave.h"
+#include HIPPORT_FALLBACKS
+
+namespace {
+
+std::mt19937_64 rng(27);
+
+template <typename T>
+T swapped(T x) {
+    T out = 0;
+    for (unsigned i = 0; i < sizeof(T); ++i) out = static_cast<T>(out << 8 | ((x >> (8 * i)) & 0xff));
+    return out;
+}
+
+void test_bswap() {
+    for (int i = 0; i < 100000; ++i) {
+        const std::uint64_t x = rng();
+        check::expect(__nv_bswap16(static_cast<unsigned short>(x)) ==
+                          swapped(static_cast<unsigned short>(x)), "__nv_bswap16");
+        check::expect(__nv_bswap32(static_cast<unsigned>(x)) == swapped(static_cast<unsigned>(x)),
+                      "__nv_bswap32");
+        check::expect(__nv_bswap64(x) == swapped(static_cast<unsigned long long>(x)),
+                      "__nv_bswap64");
+    }
+}
+
+void test_integer_min_max() {
+    const long long edges[] = {LLONG_MIN, LLONG_MIN + 1, -1, 0, 1, INT_MAX, LLONG_MAX};
+    std::vector<std::uint64_t> values(std::begin(edges), std::end(edges));
+    for (int i = 0; i < 2000; ++i) values.push_back(rng());
+    for (std::uint64_t a : values) {
+        for (std::uint64_t b : {values[rng() % values.size()], a, ~a}) {
+            const unsigned ua = static_cast<unsigned>(a), ub = static_cast<unsigned>(b);
+            const long long la = static_cast<long long>(a), lb = static_cast<long long>(b);
+            check::expect(umin(ua, ub) == std::min(ua, ub) && umax(ua, ub) == std::max(ua, ub),
+                          "umin/umax");
+            check::expect(llmin(la, lb) == std::min(la, lb) && llmax(la, lb) == std::max(la, lb),
+                          "llmin/llmax");
+            check::expect(ullmin(a, b) == std::min(a, b) && ullmax(a, b) == std::max(a, b),
+                          "ullmin/ullmax");
+        }
+    }
+}
+
+// One lane traps; the others run on.
+void test_trap() {
+    std::vector<int> trapped(64, 0);
+    wave::run(64, ~0ull, [&] {
+        try {
+            if (wave::lane == 5) __trap();
+        } catch (const wave::Trap&) {
+            trapped[wave::lane] = 1;
+        }
+    });
+    for (unsigned l = 0; l < 64; ++l) {
+        check::expect(trapped[l] == (l == 5), "__trap on lane " + std::to_string(l));
+    }
+}
+
+// Every lane of the wavefront applies op to one shared value; the final
+// value is the sequential fold, and (`replay`: where every step changes the
+// value, so that the old values tell the order) the old values returned
+// are those of a sequence of the operations.
+template <typename T, typename Call, typename Step>
+void all_lanes(const char* name, T start, Call call, Step step, bool replay = true) {
+    for (unsigned size : {32u, 64u}) {
+        T shared = start;
+        std::vector<T> olds(size);
+        wave::run(size, size == 64 ? ~0ull : 0xffffffffull,
+                  [&] { olds[wave::lane] = call(&shared, wave::lane); });
+        T sequential = start;
+        for (unsigned l = 0; l < size; ++l) sequential = step(sequential, l);
+        const bool commutes = std::string(name) != "atomicExch_block";
+        check::expect(!commutes || shared == sequential, std::string(name) + " final value");
+        // Replaying the operations in the order of their old values reaches the final one.
+        std::vector<unsigned> order(size);
+        for (unsigned l = 0; l < size; ++l) order[l] = l;
+        std::set<unsigned> left(order.begin(), order.end());
+        T value = start;
+        bool replayed = true;
+        for (unsigned n = 0; n < size && replayed; ++n) {
+            auto next = std::find_if(left.begin(), left.end(),
+                                     [&](unsigned l) { return olds[l] == value; });
+            if (next == left.end()) {
+                replayed = false;
+                break;
+            }
+            value = step(value, *next);
+            left.erase(next);
+        }
+        check::expect(!replay || (replayed && value == shared), std::string(name) + " old values");
+    }
+}
+
+void test_block_atomics() {
+    all_lanes<int>("atomicAdd_block", 0, [](int* p, unsigned l) { return atomicAdd_block(p, int(l) * 3 + 1); },
+                   [](int v, unsigned l) { return v + int(l) * 3 + 1; });
+    all_lanes<unsigned>("atomicSub_block", 1000u, [](unsigned* p, unsigned l) { return atomicSub_block(p, l + 1); },
+                        [](unsigned v, unsigned l) { return v - (l + 1); });
+    all_lanes<int>("atomicExch_block", -1, [](int* p, unsigned l) { return atomicExch_block(p, int(l)); },
+                   [](int, unsigned l) { return int(l); });
+    all_lanes<long long>("atomicMin_block", 1000, [](long long* p, unsigned l) {
+        return atomicMin_block(p, 500 - (long long)(l * 37 % 64)); },
+        [](long long v, unsigned l) { return std::min(v, 500 - (long long)(l * 37 % 64)); }, false);
+    all_lanes<unsigned long long>("atomicMax_block", 0ull, [](unsigned long long* p, unsigned l) {
+        return atomicMax_block(p, (unsigned long long)(l * 37 % 64)); },
+        [](unsigned long long v, unsigned l) { return std::max(v, (unsigned long long)(l * 37 % 64)); },
+        false);
+    all_lanes<unsigned>("atomicInc_block", 0u, [](unsigned* p, unsigned) { return atomicInc_block(p, 9u); },
+                        [](unsigned v, unsigned) { return v >= 9u ? 0u : v + 1; });
+    all_lanes<unsigned>("atomicDec_block", 3u, [](unsigned* p, unsigned) { return atomicDec_block(p, 9u); },
+                        [](unsigned v, unsigned) { return (v == 0 || v > 9u) ? 9u : v - 1; });
+    all_lanes<unsigned>("atomicAnd_block", ~0u, [](unsigned* p, unsigned l) { return atomicAnd_block(p, ~(1u << (l % 32))); },
+                        [](unsigned v, unsigned l) { return v & ~(1u << (l % 32)); }, false);
+    all_lanes<unsigned>("atomicOr_block", 0u, [](unsigned* p, unsigned l) { return atomicOr_block(p, 1u << (l % 32)); },
+                        [](unsigned v, unsigned l) { return v | (1u << (l % 32)); }, false);
+    all_lanes<unsigned>("atomicXor_block", 0u, [](unsigned* p, unsigned l) { return atomicXor_block(p, l * 2654435761u); },
+                        [](unsigned v, unsigned l) { return v ^ (l * 2654435761u); });
+    // CAS: exactly one lane swaps 0 for its value.
+    for (unsigned size : {32u, 64u}) {
+        int shared = 0;
+        std::vector<int> olds(size);
+        wave::run(size, size == 64 ? ~0ull : 0xffffffffull,
+                  [&] { olds[wave::lane] = atomicCAS_block(&shared, 0, int(wave::lane) + 1); });
+        const auto winners = std::count(olds.begin(), olds.end(), 0);
+        check::expect(winners == 1 && shared >= 1 && olds[shared - 1] == 0, "atomicCAS_block");
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return check::drive(argc, argv, {
+        {"bswap", test_bswap},
+        {"integer-min-max", test_integer_min_max},
+        {"trap", test_trap},
+        {"block-atomics", test_block_atomics},
+    });
+}

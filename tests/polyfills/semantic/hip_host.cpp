@@ -1,0 +1,258 @@
+// The host and host-device fallbacks through the generated header, with a
+// HIP oracle's real headers, run on the host. HIP runtime functions the
+// fallbacks call are defined here (a definition in the program wins over
+// libamdhip64's), so each call is recorded instead of reaching a GPU.
+// Written as code looks after `hipport convert`: HIP names, and the CUDA
+// names ROCm lacks.
+#include <hip/hip_runtime.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "hipport_polyfills.h"
+#include "check.h"
+
+#if HIP_VERSION >= 50700000
+#include "bf16_inputs.h"
+#endif
+
+namespace {
+
+struct Call {
+    std::string name;
+    const void* ptr;
+    size_t count;
+    int device;
+    hipStream_t stream;
+    int advice;
+};
+std::vector<Call> calls;
+
+}  // namespace
+
+extern "C" hipError_t hipMemPrefetchAsync(const void* ptr, size_t count, int device,
+                                          hipStream_t stream) {
+    calls.push_back({"prefetch", ptr, count, device, stream, 0});
+    return hipSuccess;
+}
+
+extern "C" hipError_t hipMemAdvise(const void* ptr, size_t count, hipMemoryAdvise advice,
+                                   int device) {
+    calls.push_back({"advise", ptr, count, device, nullptr, static_cast<int>(advice)});
+    return hipSuccess;
+}
+
+extern "C" hipError_t hipGetDeviceCount(int* count) {
+    *count = 2;
+    return hipSuccess;
+}
+
+namespace {
+
+char data[4096];
+hipStream_t const stream = reinterpret_cast<hipStream_t>(0x1234);
+
+bool one_call(const char* name, int device, hipStream_t s = nullptr, int advice = 0) {
+    const bool ok = calls.size() == 1 && calls[0].name == name && calls[0].ptr == data + 64 &&
+                    calls[0].count == 1024 && calls[0].device == device &&
+                    (calls[0].name == "advise" ? calls[0].advice == advice : calls[0].stream == s);
+    calls.clear();
+    return ok;
+}
+
+hipMemLocation location(hipMemLocationType type, int id) {
+    hipMemLocation l = {};
+    l.type = type;
+    l.id = id;
+    return l;
+}
+
+void test_mem_location() {
+    using check::expect;
+    const hipMemLocation gpu = location(hipMemLocationTypeDevice, 1);
+    const hipMemLocation host = location(cudaMemLocationTypeHost, 7);  // CUDA ignores the id
+    expect(hipMemPrefetchAsync(data + 64, 1024, gpu, 0u, stream) == hipSuccess &&
+               one_call("prefetch", 1, stream), "prefetch to a device");
+    expect(hipMemPrefetchAsync(data + 64, 1024, host, 0u, stream) == hipSuccess &&
+               one_call("prefetch", hipCpuDeviceId, stream), "prefetch to the host");
+    expect(hipMemPrefetchAsync(data + 64, 1024, gpu, 0u) == hipSuccess &&
+               one_call("prefetch", 1, nullptr), "the default stream");
+    expect(hipMemPrefetchAsync(data + 64, 1024, gpu, 1u, stream) == hipErrorInvalidValue &&
+               calls.empty(), "nonzero flags");
+    expect(hipMemPrefetchAsync(data + 64, 1024, location(hipMemLocationTypeInvalid, 0), 0u,
+                               stream) == hipErrorInvalidValue && calls.empty(),
+           "an invalid location");
+    expect(hipMemPrefetchAsync(data + 64, 1024, 0, stream) == hipSuccess &&
+               one_call("prefetch", 0, stream), "HIP's own signature still reaches HIP");
+    expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetPreferredLocation, gpu) == hipSuccess &&
+               one_call("advise", 1, nullptr, hipMemAdviseSetPreferredLocation),
+           "advice for a device");
+    expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetAccessedBy, host) == hipSuccess &&
+               one_call("advise", hipCpuDeviceId, nullptr, hipMemAdviseSetAccessedBy),
+           "advice for the host");
+    expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetReadMostly, 0) == hipSuccess &&
+               one_call("advise", 0, nullptr, hipMemAdviseSetReadMostly),
+           "HIP's own advice signature");
+}
+
+void test_mem_location_numa() {
+    using check::expect;
+    for (hipMemLocationType type : {cudaMemLocationTypeHostNuma,
+                                    cudaMemLocationTypeHostNumaCurrent}) {
+        const hipMemLocation numa = location(type, 1);
+        expect(hipMemPrefetchAsync(data + 64, 1024, numa, 0u, stream) == hipSuccess &&
+                   one_call("prefetch", hipCpuDeviceId, stream), "prefetch to a NUMA node");
+        expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetPreferredLocation, numa) ==
+                   hipSuccess && one_call("advise", hipCpuDeviceId, nullptr,
+                                          hipMemAdviseSetPreferredLocation),
+               "advice for a NUMA node");
+    }
+}
+
+void test_stream_access_policy() {
+    using check::expect;
+    cudaStreamAttrValue value = {};
+    value.accessPolicyWindow.base_ptr = data;
+    value.accessPolicyWindow.num_bytes = sizeof data;
+    value.accessPolicyWindow.hitRatio = 0.6f;
+    value.accessPolicyWindow.hitProp = hipAccessPropertyPersisting;
+    value.accessPolicyWindow.missProp = hipAccessPropertyStreaming;
+    expect(sizeof(cudaStreamAttrValue) == 64, "CUDA's value is 64 bytes");
+    expect(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &value) ==
+               hipSuccess && calls.empty(), "the window is accepted, nothing called");
+    cudaStreamAttrValue back;
+    std::memset(&back, 0xff, sizeof back);
+    expect(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &back) ==
+               hipSuccess && back.accessPolicyWindow.num_bytes == 0 &&
+               back.accessPolicyWindow.base_ptr == nullptr &&
+               back.accessPolicyWindow.hitRatio == 0.0f, "an empty window reads back");
+    expect(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, nullptr) ==
+               hipErrorInvalidValue, "a null value");
+    expect(cudaStreamGetAttribute(stream, static_cast<cudaStreamAttrID>(8), &back) ==
+               hipErrorInvalidValue, "another attribute");
+}
+
+void test_persisting_l2() {
+    using check::expect;
+    int value = -1;
+    expect(hipDeviceGetAttribute(&value, cudaDevAttrMaxPersistingL2CacheSize, 1) == hipSuccess &&
+               value == 0, "no persisting L2");
+    value = -1;
+    expect(hipDeviceGetAttribute(&value, cudaDevAttrMaxAccessPolicyWindowSize, 0) == hipSuccess &&
+               value == 0, "no access-policy window");
+    expect(hipDeviceGetAttribute(&value, cudaDevAttrMaxPersistingL2CacheSize, 2) ==
+               hipErrorInvalidDevice, "a device that does not exist");
+    expect(hipDeviceSetLimit(cudaLimitPersistingL2CacheSize, 1 << 20) == hipSuccess,
+           "the limit is accepted");
+#if !defined(cudaDeviceSetLimit)
+    expect(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 1 << 20) == hipSuccess,
+           "the limit under CUDA's name (HIP 5.2 has no hipDeviceSetLimit)");
+#endif
+    size_t limit = 99;
+    expect(hipDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == hipSuccess && limit == 0,
+           "the limit reads back 0");
+    expect(cudaCtxResetPersistingL2Cache() == hipSuccess, "reset");
+}
+
+#if HIP_VERSION >= 50700000
+std::uint16_t bits_of(__hip_bfloat16 h) {
+    std::uint16_t b;
+    std::memcpy(&b, &h, sizeof b);
+    return b;
+}
+
+enum class Mode { rn, rz, rd, ru };
+
+// CUDA's rounding, from the values: the two bfloat16 neighbours of f and
+// which one each mode picks (to nearest: ties to the even one).
+std::uint16_t reference(float f, Mode mode) {
+    if (std::isnan(f)) return 0x7fff;
+    std::uint32_t x;
+    std::memcpy(&x, &f, sizeof x);
+    const std::uint16_t toward_zero = static_cast<std::uint16_t>(x >> 16);
+    const float tz = bf16_inputs::from_bits(static_cast<std::uint32_t>(toward_zero) << 16);
+    if (tz == f) return toward_zero;
+    const std::uint16_t away = toward_zero + 1;
+    const double sign = f < 0 ? -1.0 : 1.0;
+    const double az = (away & 0x7fff) == 0x7f80
+        ? sign * std::ldexp(1.0, 128)  // past the largest: infinity's place
+        : static_cast<double>(bf16_inputs::from_bits(static_cast<std::uint32_t>(away) << 16));
+    switch (mode) {
+        case Mode::rz: return toward_zero;
+        case Mode::rd: return f > 0 ? toward_zero : away;
+        case Mode::ru: return f > 0 ? away : toward_zero;
+        case Mode::rn: {
+            const double to_zero = std::fabs(static_cast<double>(f) - tz);
+            const double to_away = std::fabs(az - static_cast<double>(f));
+            if (to_zero != to_away) return to_zero < to_away ? toward_zero : away;
+            return (toward_zero & 1u) == 0 ? toward_zero : away;
+        }
+    }
+    return 0;
+}
+
+void test_float2bfloat16_rounding() {
+    bf16_inputs::Digest digest;
+    for (float f : bf16_inputs::all()) {
+        const std::uint16_t got[4] = {bits_of(__float2bfloat16_rn(f)),
+                                      bits_of(__float2bfloat16_rz(f)),
+                                      bits_of(__float2bfloat16_rd(f)),
+                                      bits_of(__float2bfloat16_ru(f))};
+        const Mode modes[4] = {Mode::rn, Mode::rz, Mode::rd, Mode::ru};
+        for (int m = 0; m < 4; ++m) {
+            char what[64];
+            std::snprintf(what, sizeof what, "mode %d of %a", m, static_cast<double>(f));
+            check::expect(got[m] == reference(f, modes[m]), what);
+            digest.add(got[m]);
+        }
+    }
+    std::printf("digest rounding %016llx\n", static_cast<unsigned long long>(digest.value));
+}
+
+void test_bfloat162_from_floats() {
+    bf16_inputs::Digest digest;
+    for (float f : bf16_inputs::all()) {
+        const __hip_bfloat162 both = __float2bfloat162_rn(f);
+        const __hip_bfloat162 pair = __floats2bfloat162_rn(f, -f * 0.75f);
+        std::uint16_t halves[4];
+        std::memcpy(halves, &both, 4);
+        std::memcpy(halves + 2, &pair, 4);
+        check::expect(halves[0] == reference(f, Mode::rn) && halves[1] == halves[0],
+                      "__float2bfloat162_rn");
+        check::expect(halves[2] == halves[0] && halves[3] == reference(-f * 0.75f, Mode::rn),
+                      "__floats2bfloat162_rn");
+        for (std::uint16_t h : halves) digest.add(h);
+    }
+    std::printf("digest pairs %016llx\n", static_cast<unsigned long long>(digest.value));
+}
+
+void test_make_bfloat162() {
+    for (std::uint32_t i = 0; i < 70000; i += 7) {
+        const std::uint16_t x = static_cast<std::uint16_t>(i), y = static_cast<std::uint16_t>(~i);
+        __hip_bfloat16 hx, hy;
+        std::memcpy(&hx, &x, 2);
+        std::memcpy(&hy, &y, 2);
+        const __hip_bfloat162 pair = make_bfloat162(hx, hy);
+        std::uint16_t halves[2];
+        std::memcpy(halves, &pair, 4);
+        check::expect(halves[0] == x && halves[1] == y, "make_bfloat162");
+    }
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return check::drive(argc, argv, {
+        {"mem-location", test_mem_location},
+        {"mem-location-numa", test_mem_location_numa},
+        {"stream-access-policy", test_stream_access_policy},
+        {"persisting-l2", test_persisting_l2},
+#if HIP_VERSION >= 50700000
+        {"float2bfloat16-rounding", test_float2bfloat16_rounding},
+        {"bfloat162-from-floats", test_bfloat162_from_floats},
+        {"make-bfloat162", test_make_bfloat162},
+#endif
+    });
+}

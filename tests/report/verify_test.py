@@ -1,0 +1,88 @@
+"""`hipport report --verify`: the tree converted into a scratch folder,
+built, and billed from the errors the build left (hipport/built.py, the
+builder the command uses: `hipport verify`'s units today)."""
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hipport.cli import cli
+from tests.trees import write_tree
+from tests.verify.cli_test import FAKE_HIPCC
+
+TREE = {
+    # BROKEN stands for code the compiler rejects (the fake hipcc fails on it).
+    "bad.cu": "void f() {\n  cudaInitDevice(0, 0, 0);\n  int BROKEN = 1;\n}\n",
+    "ok.cu": "void g() { cudaInitDevice(0, 0, 0); }\n",
+}
+
+
+def report_json(tree: Path, *args: str) -> dict:
+    result = CliRunner().invoke(cli, ["report", str(tree), "--verify", "-f", "json", "-q",
+                                      "-j", "1", *args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def hipcc(tmp_path: Path, monkeypatch) -> Path:
+    path = tmp_path / "bin" / "hipcc"
+    path.parent.mkdir()
+    path.write_text(FAKE_HIPCC)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("HIPCC", str(path))
+    monkeypatch.delenv("FAKE_LOG", raising=False)
+    return path
+
+
+def test_the_errors_left_are_billed_by_cause(tmp_path: Path, hipcc: Path):
+    tree = write_tree(tmp_path / "src", TREE)
+    before = {p.name: p.read_bytes() for p in tree.iterdir()}
+    data = report_json(tree)
+    effort = data["effort"]
+    assert effort["basis"] == "built"
+    assert "1 of 2 translation units compile with hipcc" in effort["basis_detail"]
+    lines = {line["item"]: line for line in effort["lines"]}
+    error = lines["build error: use of undeclared identifier 'BROKEN'"]
+    assert (error["kind"], error["stage"], error["locations"]) == (
+        "breaks-build", "compile", ["bad.cu:3"])
+    # ok.cu compiled: its use is no blocker; bad.cu's is still to be looked at.
+    assert lines["cudaInitDevice: unsupported API"]["locations"] == ["bad.cu:2"]
+    assert {p.name: p.read_bytes() for p in tree.iterdir()} == before  # nothing written
+    static = json.loads(CliRunner().invoke(cli, ["report", str(tree), "-f", "json", "-q",
+                                                 "-j", "1"]).stdout)["effort"]
+    assert static["basis"] == "static"
+    assert not any(line["item"].startswith("build error") for line in static["lines"])
+
+
+def test_no_compiler_is_a_usage_error(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("HIPCC", str(tmp_path / "nope"))
+    tree = write_tree(tmp_path / "src", TREE)
+    result = CliRunner().invoke(cli, ["report", str(tree), "--verify", "-q", "-j", "1"])
+    assert result.exit_code == 2
+    assert "no HIP compiler" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.slow
+def test_a_real_compile_with_each_oracle(tmp_path: Path, hip_oracle, monkeypatch):
+    """`__syncwarp()` without its polyfill (`--polyfills none`) is left as it
+    is and neither HIP accepts it: the build says so, at the line of the
+    converted file."""
+    monkeypatch.setenv("HIPCC", hip_oracle.hipcc)
+    for key, value in hip_oracle.env:
+        monkeypatch.setenv(key, value)
+    tree = write_tree(tmp_path / "src", {
+        "k.cu": "#include <cuda_runtime.h>\n__global__ void k(int* p) {\n  p[0] = 1;\n"
+                "  __syncwarp();\n}\n",
+        "fine.cu": "#include <cuda_runtime.h>\n__global__ void f(int* p) { p[0] = 1; }\n"})
+    data = report_json(tree, "--timeout", "600", "--polyfills", "none")
+    effort = data["effort"]
+    assert effort["basis"] == "built" and "1 of 2 translation units" in effort["basis_detail"]
+    errors = [line for line in effort["lines"] if line["item"].startswith("build error")]
+    assert [line["locations"] for line in errors] == [["k.cu:4"]], errors
+    # fine.cu compiled; k.cu's unsupported API is billed through its error.
+    assert not [line for line in effort["lines"] if line["item"].startswith("__syncwarp")]

@@ -1,0 +1,125 @@
+"""benchmarks/endtoend.py: targets, first errors of configure and build logs, digests, summary."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+from benchmarks.endtoend import (
+    ORACLE,
+    Build,
+    Target,
+    find_targets,
+    markdown,
+    parse_build,
+    parse_configure,
+    target_digest,
+)
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_targets_are_top_level_cuda_projects_and_nvcc_makefiles(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    write(repo / "CMakeLists.txt", "project(top LANGUAGES CXX CUDA)\nadd_subdirectory(part)\n")
+    write(repo / "part/CMakeLists.txt", "project(part CUDA)\n")           # a part of top
+    write(repo / "lone/CMakeLists.txt", "project(lone CXX)\n")            # no CUDA at all
+    write(repo / "lib/CMakeLists.txt", "project(lib)\ninclude(cmake/x.cmake)\n")
+    write(repo / "lib/cmake/x.cmake", "find_package(CUDAToolkit)\n")      # CUDA in a module
+    write(repo / "lib/Makefile", "all:\n\tnvcc x.cu\n")                   # CMake wins here
+    write(repo / "mk/Makefile", "NVCC ?= nvcc\nall:\n\t$(NVCC) x.cu\n")
+    write(repo / "mk/Makefile_f90", "all:\n\tnvcc x.cu\n")                # not a Makefile name
+    write(repo / "acc/Makefile", "all:\n\tpgcc -acc x.c\n")               # no nvcc rule
+    got = [(t.path, t.kind) for t in find_targets(tmp_path, None, {})]
+    assert got == [("CMakeLists.txt", "cmake"), ("lib/CMakeLists.txt", "cmake"),
+                   ("mk/Makefile", "make")]
+    assert [t.path for t in find_targets(tmp_path, None, {"r": 2})] == [
+        "CMakeLists.txt", "mk/Makefile"]
+
+
+def test_configure_errors_are_classed_with_their_file_and_line(tmp_path: Path) -> None:
+    log = ("-- The HIP compiler identification is Clang 21.1.8\n"
+           f"CMake Error at {tmp_path}/cmake/ex.cmake:23 (target_link_libraries):\n"
+           "  Target \"ex\" links to:\n\n    roc::hipblas\n\n  but the target was not found.\n"
+           "\n-- Generating done\n")
+    got = parse_configure(log, [tmp_path])
+    assert (got.configured, got.phase, got.error_file, got.error_line, got.error_class,
+            got.symbol) == (False, "configure", "cmake/ex.cmake", 23, "cmake: unknown target",
+                            "roc::hipblas")
+    assert got.first_error.startswith(f"CMake Error at {tmp_path}/cmake/ex.cmake:23")
+    assert got.first_error.count("links to:") == 1
+    threads = parse_configure(
+        "CMake Error at /usr/share/cmake-4.3/Modules/FindThreads.cmake:66 (message):\n"
+        "  FindThreads only works if either C or CXX language is enabled\n", [tmp_path])
+    assert threads.error_class == "cmake: FindThreads without C/CXX"
+    language = parse_configure('CMake Error: Cannot determine link language for target "x".\n'
+                               "CMake Error: CMake can not determine linker language for "
+                               "target: x\n", [tmp_path])
+    assert (language.error_class, language.first_error) == (
+        "cmake: no link language", 'CMake Error: Cannot determine link language for target "x".')
+    assert parse_configure("nothing useful\n", [tmp_path]).error_class == "other"
+
+
+def test_a_build_that_fails_only_at_the_link_compiled(tmp_path: Path) -> None:
+    link = parse_build("ld.lld: error: undefined symbol: cudaCheck(hipError_t, char const*, int)"
+                       "\n>>> referenced by sgemm.cu\nclang++: error: linker command failed\n",
+                       [tmp_path], False)
+    assert (link.configured, link.compiled, link.built, link.error_class, link.error_file) == (
+        True, True, False, "link: undefined symbol", "")
+    missing = parse_build("/usr/bin/ld: cannot find -lcublas: No such file or directory\n"
+                          "collect2: error: ld returned 1 exit status\n", [tmp_path], False)
+    assert (missing.compiled, missing.error_class, missing.symbol) == (
+        True, "link: missing library", "cublas:")
+    # A compile error wins over a link error printed before it (make -k goes on).
+    both = parse_build("/usr/bin/ld: cannot find -lcublas\n"
+                       f"{tmp_path}/a/x.hip:7:3: error: use of undeclared identifier "
+                       "'__ballot_sync'\n", [tmp_path], False)
+    assert (both.compiled, both.error_file, both.error_line, both.error_class, both.symbol) == (
+        False, "a/x.hip", 7, "undeclared identifier", "__ballot_sync")
+    option = parse_build("clang++: error: unknown argument: '-gencode'\n", [tmp_path], False)
+    assert (option.compiled, option.error_class, option.symbol, option.error_file) == (
+        False, "unsupported option", "-gencode", "")
+    gcc = parse_build(f"{tmp_path}/s/x.c:128:21: error: too few arguments to function "
+                      "‘hipsparseSpSM_solve’; expected 11, have 10\n", [tmp_path], False)
+    assert (gcc.error_class, gcc.symbol) == ("wrong argument count", "hipsparseSpSM_solve")
+    assert parse_build("", [tmp_path], True).built
+
+
+def test_digest_follows_the_helpers_a_target_includes(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    write(repo / "a/CMakeLists.txt", "project(a CUDA)\n")
+    write(repo / "a/main.cu", '#include "helper.h"\n')
+    helper = write(repo / "utils/helper.h", "int x;\n")
+    other = write(repo / "b/other.cu", "int y;\n")
+    target = Target("r", "a/CMakeLists.txt", "cmake")
+    first = target_digest(repo, target, "salt")
+    other.write_text("int z;\n")
+    assert target_digest(repo, target, "salt") == first
+    helper.write_text("int w;\n")
+    assert target_digest(repo, target, "salt") != first
+    assert target_digest(repo, target, "other salt") != target_digest(repo, target, "salt")
+
+
+def test_markdown_counts_targets_whose_original_compiles() -> None:
+    builds = Build(True, True, True, 1.0)
+    link_only = Build(True, True, False, 1.0, "build", "ld: cannot find -lcublas",
+                      error_class="link: missing library")
+    broken = Build(True, False, False, 1.0, "build", "x.cu:1:1: error: bad", "x.cu", 1,
+                   "syntax")
+    unknown = Build(False, False, False, 1.0, "configure", "CMake Error at CMakeLists.txt:3 "
+                    "(target_link_libraries): links to: roc::hipblas but the target was not "
+                    "found", "CMakeLists.txt", 3, "cmake: unknown target", "roc::hipblas")
+    targets = [Target("r", "a/CMakeLists.txt", "cmake", {"cuda": builds, ORACLE: builds}),
+               Target("r", "b/CMakeLists.txt", "cmake", {"cuda": link_only, ORACLE: unknown}),
+               Target("r", "c/Makefile", "make", {"cuda": broken, ORACLE: None})]
+    data = {"hipport": "x (abc)", "seconds": 60.0, "targets": [asdict(t) for t in targets]}
+    text = markdown(data, None)
+    assert "| r | 3 | 3 | 2 | 1 | 1/2 | 1/2 | 1/2 |" in text
+    assert "| 1 | cmake: unknown target | r/b/CMakeLists.txt | CMakeLists.txt:3 |" in text
+    assert "Originals that do not count (1), by first error: syntax 1" in text
+    old = {"hipport": "old", "targets": [asdict(Target("r", "a/CMakeLists.txt", "cmake", {
+        "cuda": builds, ORACLE: unknown}))]}
+    assert "built 0 → 1; fixed 1, broken 0" in markdown(data, old)
