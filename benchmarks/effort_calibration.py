@@ -37,7 +37,7 @@ from typing import Any, Sequence
 if __package__ in (None, ""):  # run as a script: benchmarks/ is not a package then
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hipport.built import BUILD  # noqa: E402
+from hipport.built import BUILD, units_build  # noqa: E402
 from hipport.report.built import Builder, BuildError, BuildOutcome  # noqa: E402
 from hipport.report.model import Report  # noqa: E402
 from hipport.report.run import ReportRequest, make_report  # noqa: E402
@@ -230,13 +230,14 @@ def _ranks(values: Sequence[float]) -> list[float]:
     return ranks
 
 
-BASES = ("static", "units", "build")
+BASES = ("static", "units", "verify", "build")
 
 
 def measure(handfix: Path, basis: str) -> list[dict[str, Any]]:
-    """``basis``: static (no build), units (``hipport report --verify`` as it is:
-    hipcc on each unit), build (the program's own build, from endtoend.py's
-    logs: what --verify bills once it builds with the tree's build files)."""
+    """``basis``: static (no build), units (hipcc on each unit, as ``report
+    --verify`` did before ``verify --build``), verify (``hipport report
+    --verify``: the converted program built with its own build files, now),
+    build (the program's own build, from endtoend.py's logs)."""
     notes = json.loads((handfix / "notes.json").read_text())
     rows = []
     for program in PROGRAMS:
@@ -251,7 +252,7 @@ def measure(handfix: Path, basis: str) -> list[dict[str, Any]]:
             continue
         lines = changed_lines(converted, fixed)
         causes = len(note.get("causes", []))
-        builder: Builder | None = {"static": None, "units": BUILD,
+        builder: Builder | None = {"static": None, "units": units_build, "verify": BUILD,
                                    "build": logged_build(handfix, program.name)}[basis]
         request = ReportRequest((handfix / "corpus" / program.name,), jobs=2, quiet=True,
                                 verify=builder is not None)

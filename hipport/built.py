@@ -1,12 +1,12 @@
 """The builder of ``hipport report --verify`` (``hipport.report.built``):
 build a converted tree and say what failed.
 
-Today it is ``hipport verify``'s per-translation-unit mode: each unit
-compiled with hipcc, every error of its output kept (not only the first).
-When ``hipport verify --build`` lands (issue 26: the tree configured and
-built with its own CMake or Make), ``BUILD`` becomes that mode's adapter and
-the report bills configure and link errors too, and build-file findings by
-what the build made of them; nothing else changes."""
+``hipport verify`` chooses as it does on the command line: a tree whose
+folders hold CMake or Make projects is configured and built with its own
+build files (``--build``: configure, compile and link errors are billed,
+build-file findings judged by what the build made of them); a tree without
+one has each translation unit compiled with hipcc (``--units``), every
+error of its output kept (not only the first)."""
 from __future__ import annotations
 
 import os
@@ -15,14 +15,76 @@ from pathlib import Path
 
 from hipport import verify
 from hipport.report.built import BuildError, BuildOutcome
+from hipport.verify.build import BuildVerification
+from hipport.verify.session import Verification
+
+# What each build finding's code stops: configuring, compiling, linking.
+_STAGES = {"HP657": "configure", "HP658": "compile", "HP659": "link", "HP021": "compile"}
 
 _ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)?\s*(?:fatal )?error: "
                     r"(?P<message>.*)$", re.MULTILINE)
 
 
+def tree_build(converted: Path, jobs: int, timeout: float) -> BuildOutcome:
+    """Build ``converted`` as ``hipport verify`` would: its projects with
+    their own build files, else its translation units one by one
+    (``timeout``: seconds per compile; a build step gets at least the
+    build mode's default)."""
+    request = verify.Request((converted,), jobs=jobs)
+    mode, _ = verify.choose_mode(request)
+    if mode == verify.BUILD:
+        result = verify.run(verify.Request((converted,), jobs=jobs,
+                                           timeout=max(timeout, verify.DEFAULT_BUILD_TIMEOUT)))
+        assert isinstance(result, BuildVerification)
+        return _from_build(result, converted.resolve())
+    return units_build(converted, jobs, timeout)
+
+
+def _from_build(result: BuildVerification, root: Path) -> BuildOutcome:
+    """Every failure of every project as a BuildError; the files of the
+    projects that built passed, the units a compile error names failed,
+    and the build files count as run when every project configured."""
+    errors: list[BuildError] = []
+    failed: set[str] = set()
+    passed: set[str] = set()
+    configured = True
+    for project, finding in result.findings:
+        stage = _STAGES.get(finding.code, "compile")
+        configured &= stage != "configure"
+        where = finding.location
+        name = _relative(where.path, root) if where is not None else None
+        errors.append(BuildError(finding.message.removeprefix("error: "), name,
+                                 where.line if where is not None else 0, stage))
+        unit = finding.unit or (where.path if where is not None and stage == "compile"
+                                else None)
+        if unit is not None and (relative := _relative(unit, root)) is not None:
+            failed.add(relative)
+    for project in result.projects:
+        if project.ok:
+            passed.update(_files_under(project.project.root, root))
+        elif project.failed_step is not None and project.failed_step is project.steps[0] \
+                and not project.findings:
+            configured = False  # configure failed without a located error
+    how = f"{result.summary}; each project built with its own build files"
+    return BuildOutcome(how, tuple(dict.fromkeys(errors)), frozenset(failed),
+                        frozenset(passed - failed), build_files=configured and
+                        bool(result.projects))
+
+
+def _files_under(folder: Path, root: Path) -> list[str]:
+    names = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and (relative := _relative(path, root)) is not None:
+            names.append(relative)
+    return names
+
+
 def units_build(converted: Path, jobs: int, timeout: float) -> BuildOutcome:
-    """Compile every translation unit of ``converted`` (``hipport verify``)."""
-    result = verify.run(verify.Request((converted,), jobs=jobs, timeout=timeout))
+    """Compile every translation unit of ``converted`` (``hipport verify
+    --units``)."""
+    result = verify.run(verify.Request((converted,), jobs=jobs, timeout=timeout,
+                                       mode=verify.UNITS))
+    assert isinstance(result, Verification)
     root = converted.resolve()
     errors: list[BuildError] = []
     failed: set[str] = set()
@@ -63,14 +125,5 @@ def _relative(path: Path, root: Path) -> str | None:
         return None
 
 
-# The one line to change when `hipport verify --build` lands: BUILD = its
-# adapter, a function (converted tree, jobs, timeout) -> BuildOutcome that
-# configures and builds the converted tree with its own build files and
-# returns every failure as a BuildError (stage "configure", "compile" or
-# "link"; path relative to the converted tree, None for a link or driver
-# error; line; message), ``failed``/``passed`` the files of the targets that
-# failed/built, and ``build_files=True`` once configuring succeeded (the
-# build-file findings are then judged by the build, not billed from the
-# findings).  benchmarks/effort_calibration.py's ``logged_build`` does the
-# same from endtoend.py's logs: the figures of docs/effort.md's "own build".
-BUILD = units_build
+# The builder `hipport report --verify` uses (a test may put a stand-in here).
+BUILD = tree_build

@@ -222,8 +222,11 @@ def cli(ctx: click.Context) -> None:
               help="AMD GPU targets written into converted build files "
               "(default: gfx90a;gfx942); their wavefront size bounds cooperative-groups "
               "tiles (HP412).")
-@click.option("--verify", is_flag=True, help="Then compile every converted translation unit "
-              "with hipcc and report the ones that fail (docs/verify.md).")
+@click.option("--verify", is_flag=True, help="Then build the converted tree with its own "
+              "CMakeLists.txt or Makefiles (without one: compile every converted translation "
+              "unit) and report what fails (docs/verify.md).")
+@click.option("--verify-units", is_flag=True, help="Then compile every converted translation "
+              "unit alone with hipcc, as its build would, and report the ones that fail.")
 @click.option("--hipcc", metavar="PATH", help="The hipcc for --verify (default: $HIPCC, "
               "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH).")
 @click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
@@ -244,7 +247,8 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
             quiet: bool, verbose: bool, show_fixes: bool, output_format: str, statistics: bool,
             color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
-            verify: bool, hipcc: str | None, hipcc_arg: Sequence[str], debug: bool,
+            verify: bool, verify_units: bool, hipcc: str | None, hipcc_arg: Sequence[str],
+            debug: bool,
             compat_header: str | None, compat_macro: str | None,
             front_end: Any) -> None:
     """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
@@ -265,8 +269,9 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
         force=force, backup=backup, strategy=strategy_named(
             strategy, {"--compat-header": compat_header, "--compat-macro": compat_macro}))
     shown = Shown(quiet, verbose, show_fixes, output_format, statistics, color)
-    after = AfterConvert(strict, prune, verify, hipcc, tuple(hipcc_arg),
-                         offload_targets(offload_arch) if offload_arch else ())
+    after = AfterConvert(strict, prune, verify or verify_units, hipcc, tuple(hipcc_arg),
+                         offload_targets(offload_arch) if offload_arch else (),
+                         verify_units=verify_units)
     raise SystemExit(run_convert(request, shown, after))
 
 
@@ -448,8 +453,18 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
 
 @cli.command(cls=SectionedCommand, sections=helptext.VERIFY_SECTIONS,
              epilog=helptext.VERIFY_EPILOG,
-             short_help="Compile a converted tree with hipcc; report what fails.")
+             short_help="Build a converted tree (or compile its units); report what fails.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--build/--units", "build", default=None,
+              help="Build each project with its own CMakeLists.txt or Makefile (the default "
+              "when every path has one), or compile each translation unit alone (the "
+              "default otherwise).")
+@click.option("--build-dir", type=click.Path(path_type=Path), metavar="DIR",
+              help="--build: build in DIR (outside the tree; kept) instead of a temporary "
+              "folder.")
+@click.option("--build-system", metavar="NAME", help="--build: build the projects of this "
+              "build system only, e.g. make where a folder has a CMakeLists.txt and a Makefile "
+              "(default: all; CMake first).")
 @click.option("--hipcc", metavar="PATH", help="The HIP compiler (default: $HIPCC, "
               "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH; "
               "docs/verify.md).")
@@ -463,31 +478,40 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
               help="Extra hipcc argument (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--syntax-only", is_flag=True, help="Check syntax and types only "
               "(-fsyntax-only): faster, but misses errors of device code generation.")
-@click.option("--timeout", type=float, default=300.0, show_default=True, metavar="SECONDS",
-              help="Stop a translation unit's compiler after this long (HP021).")
+@click.option("--timeout", type=float, default=None, metavar="SECONDS",
+              help="Stop a translation unit's compiler (default 300), or a build step "
+              "(default 1800), after this long (HP021).")
 @click.option("-j", "--jobs", type=int, default=0, help="Compilers at once (0: all cores).")
 @click.option("-f", "--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "json"]),
               help="text (findings and the summary on stderr) or json (stdout).")
-@click.option("--strict", is_flag=True, help="Exit 1 when a translation unit does not compile.")
+@click.option("--strict", is_flag=True, help="Exit 1 when a project does not build or a "
+              "translation unit does not compile.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
 @click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto",
               help="Colour the progress bar: auto, always, never.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
-def verify(paths: Sequence[Path], hipcc: str | None, offload_arch: str | None,
+def verify(paths: Sequence[Path], build: bool | None, build_dir: Path | None,
+           build_system: str | None, hipcc: str | None, offload_arch: str | None,
            compile_commands: Path | None, hipcc_arg: Sequence[str], syntax_only: bool,
-           timeout: float, jobs: int, fmt: str, strict: bool, quiet: bool, color: str,
+           timeout: float | None, jobs: int, fmt: str, strict: bool, quiet: bool, color: str,
            debug: bool) -> None:
-    """Compile every translation unit of a converted tree with hipcc for an
-    AMD GPU, with the include paths and macros of its build files or
-    compile_commands.json, and report each one that fails at its first error."""
+    """Build a converted tree with its own CMakeLists.txt or Makefiles and
+    the HIP toolchain, outside the tree, and report each failure at its
+    source line; or (--units) compile every translation unit alone with
+    hipcc, as its build would, and report each one that fails at its first
+    error."""
     from hipport.commands.verify import run_verify
     from hipport.values import time_limit
-    from hipport.verify import Request
+    from hipport.verify import BUILD, UNITS, Request
 
+    mode = None if build is None else BUILD if build else UNITS
     raise SystemExit(run_verify(Request(
         tuple(paths), hipcc, _arch_list(offload_arch), compile_commands, tuple(hipcc_arg),
-        syntax_only, time_limit("--timeout", timeout), jobs), fmt, strict, quiet, color))
+        syntax_only, time_limit("--timeout", timeout) if timeout is not None else None, jobs,
+        mode=mode, build_dir=build_dir, build_system=build_system), fmt, strict, quiet,
+        color))
+
 
 
 def _arch_list(value: str | None) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import ClassVar, Mapping, TypeVar
 
+from hipport.buildfiles.project import BuildPlan, BuildSettings, Target
 from hipport.findings import Finding
 from hipport.settings import Settings
 
@@ -53,6 +54,10 @@ class BuildSystem(ABC):
     title: ClassVar[str]  # as people name it: "CMake"
     file_names: ClassVar[tuple[str, ...]]  # its files' exact names, the one it reads first first
     suffixes: ClassVar[tuple[str, ...]] = ()  # and their suffixes (".cmake")
+    # Building (``hipport verify --build``): the programs a build runs, and
+    # whether it writes beside the sources (then verify builds a copy).
+    programs: ClassVar[tuple[str, ...]] = ()
+    builds_in_place: ClassVar[bool] = False
 
     def claims(self, path: PurePath | str) -> bool:
         path = PurePath(path)
@@ -84,9 +89,31 @@ class BuildSystem(ABC):
         compat``); ``macro`` is what the HIP side defines ("": the platform)."""
 
     @abstractmethod
-    def compile_flags(self, path: Path, top: Path) -> list[str]:
+    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
         """The include paths, macros and language standard ``path`` gives
-        the sources of its folder and below (``top``: the tree's top)."""
+        ``source`` (a file of its folder or below; ``top``: the tree's top),
+        and, when ``path`` compiles that C++ source, how: ``-x c++``, with
+        ``-D__HIP_PLATFORM_AMD__=1`` where the build gives the HIP platform,
+        or ``-x hip`` (``hipport.buildfiles.languages.Compiled.flags``)."""
+
+    def build_plan(self, project: Path, folder: Path, settings: BuildSettings
+                   ) -> BuildPlan | None:
+        """The commands that configure and build the project whose top build
+        file is in ``project`` (a folder with one of this system's files and
+        none in the folders above it), writing in ``folder`` (an empty folder
+        outside the tree; for a system that ``builds_in_place``, ``project``
+        is already a copy).  None: this system does not say how."""
+        return None
+
+    def target_named(self, made: str) -> str:
+        """The project's target a file the build tool made belongs to
+        (CMake: ``CMakeFiles/app.dir/main.cpp.o`` -> ``app``)."""
+        return made
+
+    def made_targets(self, plan: BuildPlan, output: str) -> tuple[Target, ...]:
+        """The project's targets and which were made, from what the build
+        printed (``output``) and wrote; () when it cannot tell."""
+        return ()
 
     def targets(self, path: Path, top: Path) -> BuildTargets | None:
         """What the build file ``path`` builds, with the files it reads on the

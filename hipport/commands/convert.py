@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,6 +21,9 @@ from hipport.score import UNREAD, not_read, to_confirm
 from hipport.stale import prune, stale_outputs
 from hipport.words import plural
 
+if TYPE_CHECKING:
+    from hipport.verify import Request as VerifyRequest
+
 _STALE_SHOWN = 10  # stale outputs named one by one; the rest are counted
 
 
@@ -29,12 +33,13 @@ class AfterConvert:
 
     strict: bool = False  # exit 1 when unconverted references remain
     prune: bool = False  # -o DIR: remove outputs whose source is gone
-    verify: bool = False  # then compile the converted translation units with hipcc
+    verify: bool = False  # then build the converted tree (or compile its translation units)
     hipcc: str | None = None
     hipcc_args: tuple[str, ...] = ()
     # --offload-arch as typed: --verify compiles for each (not given: the
     # build files' first target).
     verify_arch: tuple[str, ...] = ()
+    verify_units: bool = False  # --verify-units: compile each translation unit alone
 
 
 def convert_mode(output: Path | None, in_place: bool, diff: bool) -> Mode:
@@ -74,6 +79,8 @@ def run_convert(request: Request, shown: Shown,
     with progress_bar("converting", None, enabled=show_progress,
                       color=color_wanted(shown.color, sys.stderr)) as bar:
         planned = plan(request)
+        if after.verify:
+            _probe(planned, after)  # a compiler that cannot verify refuses the run here
         bar.expect(len(planned.jobs))
         run = execute(planned, observe=bar)
     for notice in run.notices:
@@ -95,20 +102,36 @@ def run_convert(request: Request, shown: Shown,
     return code
 
 
-def _verify(planned: Plan, shown: Shown, after: AfterConvert) -> int:
-    """`--verify`: compile what was written (the output tree, or the files
-    converted in place), findings placed in the CUDA originals too."""
-    from hipport.commands.verify import verify_converted
+def _verify_request(planned: Plan, after: AfterConvert, paths: tuple[Path, ...]
+                    ) -> VerifyRequest:
+    from hipport.verify import UNITS
     from hipport.verify import Request as VerifyRequest
 
     request = planned.request
+    return VerifyRequest(paths, after.hipcc, after.verify_arch,
+                         request.front_end.compile_commands, after.hipcc_args,
+                         jobs=request.jobs, mode=UNITS if after.verify_units else None)
+
+
+def _probe(planned: Plan, after: AfterConvert) -> None:
+    """Before anything is written: the compiler --verify will use (and, for
+    a tree with build files, cmake and make) must run; else the run is
+    refused (exit 2), not converted and then left unverified."""
+    from hipport.verify import probe
+
+    probe(_verify_request(planned, after, tuple(planned.request.paths)))
+
+
+def _verify(planned: Plan, shown: Shown, after: AfterConvert) -> int:
+    """`--verify`: build or compile what was written (the output tree, or the
+    files converted in place), findings placed in the CUDA originals too."""
+    from hipport.commands.verify import verify_converted
+
     out = planned.options.output
-    paths = (out,) if out is not None else tuple(request.paths)
+    paths = (out,) if out is not None else tuple(planned.request.paths)
     targets = [(job.target, job.source) for job in planned.jobs
                if job.target is not None and job.convert]
-    verify = VerifyRequest(paths, after.hipcc, after.verify_arch,
-                           request.front_end.compile_commands, after.hipcc_args,
-                           jobs=request.jobs)
+    verify = _verify_request(planned, after, paths)
     return verify_converted(verify, targets, shown.quiet, shown.color, after.strict)
 
 

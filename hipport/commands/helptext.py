@@ -20,7 +20,7 @@ CONVERT_SECTIONS = {
                    "polyfills", "rules", "strict", "fast"),
     "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
-    "Verify (compile the result)": ("verify", "hipcc", "hipcc_arg"),
+    "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "show_fixes", "quiet", "verbose", "color"),
 }
@@ -121,6 +121,7 @@ Exit codes:
   2  usage error (an unknown library, say)"""
 
 VERIFY_SECTIONS = {
+    "Mode": ("build", "build_dir", "build_system"),
     "Compiler": ("hipcc", "offload_arch", "hipcc_arg", "syntax_only", "timeout", "jobs"),
     "Translation units": ("compile_commands",),
     "Output": ("fmt", "strict", "quiet", "color"),
@@ -128,21 +129,28 @@ VERIFY_SECTIONS = {
 
 VERIFY_EPILOG = """\
 Examples:
-  hipport verify hip-repo/                      compile every unit; findings and a summary
-  hipport verify hip-repo/ --strict             exit 1 if a unit does not compile (CI)
-  hipport verify hip-repo/ -p build/            the units and flags of compile_commands.json
+  hipport verify hip-repo/                      build it with its CMakeLists.txt or Makefile
+  hipport verify hip-repo/ --strict             exit 1 if a project does not build (CI)
+  hipport verify hip-repo/ --build-dir /tmp/b   keep the build folders there
+  hipport verify hip-repo/ --units              compile every unit alone, as its build would
+  hipport verify hip-repo/ --units -p build/    the units and flags of compile_commands.json
   hipport verify hip-repo/ --hipcc /opt/rocm/bin/hipcc --offload-arch gfx942
   hipport verify hip-repo/ -f json > verify.json
 
-Units: .hip and .cu files, and C++ sources that include a HIP header (or the
-entries of compile_commands.json). Each failing unit is one finding (HP020,
-HP021 for a timeout) at the compiler's first error.
+--build (the default when every path is a folder with a CMakeLists.txt or a
+Makefile): configure and build each project outside the tree, with the
+cmake and make beside the chosen hipcc; each failure is a finding at its
+source line (HP657 configure, HP658 compile or make, HP659 link, HP021 time
+limit). --units (the default without a build file): .hip and .cu files, and
+C++ sources that reach a HIP header (or the entries of
+compile_commands.json), each one finding at the compiler's first error
+(HP020, HP021 for a timeout).
 
 Exit codes:
-  0  done (units that do not compile are listed)
-  1  --strict and a translation unit does not compile
-  2  usage error, no HIP compiler found (the places tried are named), or it
-     cannot be run"""
+  0  done (what does not build or compile is listed)
+  1  --strict and a project does not build or a unit does not compile
+  2  usage error, no HIP compiler found (the places tried are named), a build
+     tool (cmake, make) or the compiler cannot be run"""
 
 DOCTOR_EPILOG = """\
 Examples:

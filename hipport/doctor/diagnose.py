@@ -19,7 +19,7 @@ from hipport.doctor.model import (
     unreadable,
 )
 from hipport.doctor.render import TITLES
-from hipport.doctor.rocm import RocmRoot, find_rocm
+from hipport.doctor.rocm import TOOLCHAIN, RocmRoot, find_rocm
 from hipport.doctor.system import System
 
 
@@ -67,15 +67,22 @@ def library_checks(root: RocmRoot | None, debian: int | None = None) -> list[Che
     if root is None:
         return []
     checks = []
+    toolchain = root.how == TOOLCHAIN
     for lib in LIBRARIES:
         try:
-            checks.append(library_check(probe_library(lib, root), debian))
+            checks.append(library_check(probe_library(lib, root), debian, toolchain))
         except OSError as error:  # a folder of the root this user may not look into
             checks.append(unreadable("libraries", f"library-{lib.key}", lib.name, error))
     return checks
 
 
-def library_check(found: Installed, debian: int | None = None) -> Check:
+def library_check(found: Installed, debian: int | None = None,
+                  toolchain: bool = False) -> Check:
+    """What ``found`` has of a library.  ``toolchain``: it is hipport's ROCm
+    toolchain, which has some libraries as headers only by design (their
+    shared objects need GB of GPU kernels; docs/toolchains.md): a fact of
+    that toolchain, not a problem of the machine (a tree that links one is
+    told so by its own check)."""
     lib = found.library
     ident = f"library-{lib.key}"
     if not found.present:
@@ -91,6 +98,11 @@ def library_check(found: Installed, debian: int | None = None) -> Check:
             ("rocm", format_version(found.rocm) if found.rocm else ""),
             ("package", found.package or ""))
     if lib.sonames and found.shared is None:
+        if toolchain:
+            return Check("libraries", ident, lib.name, Status.INFO,
+                         f"{parts[0]}: headers only in hipport's ROCm toolchain: code that "
+                         "includes them compiles, nothing links them (docs/toolchains.md)",
+                         data=data)
         if found.dangling is not None:
             link, target = found.dangling
             return Check("libraries", ident, lib.name, Status.WARN,

@@ -1,8 +1,15 @@
-"""`hipport verify`: do the converted translation units compile with hipcc?
+"""`hipport verify`: does the converted tree build, and do its translation
+units compile with hipcc?
 
-    paths --units.find_units--> units (with their flags)
-          --compiler.find_compiler--> hipcc
-          --session.verify_units--> Verification (a result per unit)"""
+Two modes, chosen by ``choose_mode``:
+
+* build (the default when every path is a folder with a project: a build
+  file of a system that can build): ``build.find_projects`` ->
+  ``compiler.find_compiler`` -> ``toolchain.find_toolchain`` ->
+  ``build.build_projects`` -> BuildVerification (a result per project);
+* units (``--units``, or no build file): ``units.find_units`` (each with
+  its flags, compiled as its build would) -> ``compiler.find_compiler`` ->
+  ``session.verify_units`` -> Verification (a result per unit)."""
 from __future__ import annotations
 
 import re
@@ -13,7 +20,17 @@ from typing import Callable, Mapping
 from hipport.buildfiles import build_systems
 from hipport.doctor.system import System
 from hipport.errors import UsageError
+from hipport.suggest import did_you_mean
 from hipport.values import time_limit
+from hipport.verify.build import (
+    DEFAULT_BUILD_TIMEOUT,
+    BuildVerification,
+    Project,
+    build_projects,
+    check_build_dir,
+    find_projects,
+)
+from hipport.verify.build import Settings as BuildSettings
 from hipport.verify.buildflags import build_files_in, unreadable
 from hipport.verify.compiler import Compiler, NoCompiler, check_targets, find_compiler
 from hipport.verify.session import (
@@ -23,10 +40,13 @@ from hipport.verify.session import (
     Verification,
     verify_units,
 )
-from hipport.verify.units import Unit, find_units
+from hipport.verify.toolchain import NoBuildTool, find_toolchain
+from hipport.verify.units import Unit, find_units, unit_paths
 
-__all__ = ["Compiler", "NoCompiler", "Request", "Settings", "Unit", "UnitResult",
-           "Verification", "DEFAULT_ARCH", "DEFAULT_TIMEOUT", "run", "tree_offload_arch"]
+__all__ = ["BuildVerification", "Compiler", "NoBuildTool", "NoCompiler", "Request", "Settings",
+           "Unit", "UnitResult", "Verification", "DEFAULT_ARCH", "DEFAULT_BUILD_TIMEOUT",
+           "DEFAULT_TIMEOUT", "choose_mode", "probe", "run", "tree_offload_arch"]
+BUILD, UNITS = "build", "units"
 
 DEFAULT_ARCH = "gfx90a"
 _ARCH = re.compile(r"(?:--offload-arch[= ]|(?:CMAKE_)?HIP_ARCHITECTURES\s+\"?|"
@@ -41,9 +61,12 @@ class Request:
     compile_commands: Path | None = None
     extra_args: tuple[str, ...] = ()
     syntax_only: bool = False
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: float | None = None  # None: DEFAULT_TIMEOUT per unit, DEFAULT_BUILD_TIMEOUT per step
     jobs: int = 0
     originals: tuple[tuple[Path, Path], ...] = ()  # converted file -> its CUDA original
+    mode: str | None = None  # BUILD, UNITS; None: choose_mode decides
+    build_dir: Path | None = None  # --build-dir: builds kept there
+    build_system: str | None = None  # --build-system: the projects of that one only
 
 
 def tree_offload_arch(paths: tuple[Path, ...]) -> str | None:
@@ -64,33 +87,117 @@ def tree_offload_arch(paths: tuple[Path, ...]) -> str | None:
     return None
 
 
-def run(request: Request, system: System | None = None,
-        observe: Callable[[UnitResult], None] | None = None,
-        found: Callable[[int], None] | None = None) -> Verification:
-    """Find the compiler and the units, compile them.  ``found`` hears the
-    number of units before compiling starts (a progress bar's total)."""
-    time_limit("--timeout", request.timeout)
-    for path in request.paths:
+def choose_mode(request: Request) -> tuple[str, list[Project]]:
+    """``--build`` or ``--units``, and the projects to build.  Without
+    either: build when every path is a folder holding a project, and no
+    option of the unit mode (``-p``, ``--syntax-only``) was given."""
+    _exist(request.paths)
+    _known_system(request.build_system)
+    units_only = [name for name, given in (("-p/--compile-commands",
+                                            request.compile_commands is not None),
+                                           ("--syntax-only", request.syntax_only)) if given]
+    build_only = [name for name, given in (("--build-dir", request.build_dir is not None),
+                                           ("--build-system", request.build_system is not None))
+                  if given]
+    if request.mode == UNITS or (request.mode is None and units_only):
+        if build_only:
+            raise UsageError(f"{' and '.join(build_only)} only apply to --build")
+        return UNITS, []
+    if request.mode == BUILD and units_only:
+        raise UsageError(f"{' and '.join(units_only)} only apply to --units")
+    files = [p for p in request.paths if not p.is_dir()]
+    projects = [] if files else find_projects(request.paths, request.build_system)
+    bare = [p for p in request.paths
+            if p.is_dir() and not any(x.top == p.resolve() for x in projects)]
+    if files or bare:
+        if request.mode == BUILD or build_only:
+            which = files[0] if files else bare[0]
+            why = "is a file" if files else "has no build file hipport can build " + \
+                ("with " + request.build_system if request.build_system else
+                 "(a CMakeLists.txt or a Makefile)")
+            raise UsageError(f"--build builds projects, and {which} {why}: verify its "
+                             "translation units with --units")
+        return UNITS, []
+    if request.build_dir is not None:
+        check_build_dir(request.build_dir, request.paths)
+    return BUILD, projects
+
+
+def _known_system(name: str | None) -> None:
+    names = [s.name for s in build_systems().values() if s.programs]
+    if name is not None and name not in names:
+        raise UsageError(f"--build-system {name}: not a build system hipport can build "
+                         f"({', '.join(names)}){did_you_mean(name, names)}")
+
+
+def _exist(paths: tuple[Path, ...]) -> None:
+    for path in paths:
         try:
             there = path.exists()
         except OSError as error:
             raise unreadable(path, error) from None
         if not there:
             raise UsageError(f"{path}: no such file or directory")
+
+
+def probe(request: Request, system: System | None = None) -> tuple[str, Compiler]:
+    """Before anything is written (``convert --verify``): the mode, and the
+    compiler (and for a build, the build tools) that will verify; raises
+    ``NoCompiler`` or ``NoBuildTool``."""
     system = system or System.current()
-    compiler = find_compiler(system, request.hipcc, request.timeout)
-    units = find_units(request.paths, request.compile_commands)
+    mode, projects = choose_mode(request)
+    timeout = _timeout(request, mode)
+    compiler = find_compiler(system, request.hipcc, timeout)
+    if mode == BUILD:
+        find_toolchain(system, compiler, _programs(projects), timeout)
+    return mode, compiler
+
+
+def _programs(projects: list[Project]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(p for x in projects for p in x.system.programs))
+
+
+def _timeout(request: Request, mode: str) -> float:
+    if request.timeout is not None:
+        return request.timeout
+    return DEFAULT_BUILD_TIMEOUT if mode == BUILD else DEFAULT_TIMEOUT
+
+
+def run(request: Request, system: System | None = None,
+        observe: Callable[[object], None] | None = None,
+        found: Callable[[int], None] | None = None) -> Verification | BuildVerification:
+    """Find the compiler and the units or projects, compile or build them.
+    ``found`` hears their number before work starts (a progress bar's
+    total), ``observe`` each result."""
+    if request.timeout is not None:
+        time_limit("--timeout", request.timeout)
+    mode, projects = choose_mode(request)
+    timeout = _timeout(request, mode)
+    system = system or System.current()
+    compiler = find_compiler(system, request.hipcc, timeout)
     tree_arch = None if request.offload_arch else tree_offload_arch(request.paths)
     arch = request.offload_arch or (tree_arch or DEFAULT_ARCH,)
     given = "--offload-arch" if request.offload_arch else \
         "the build files' first target" if tree_arch else "the default target"
-    check_targets(system, compiler, arch, given, request.timeout)
-    settings = Settings(arch, request.extra_args, request.syntax_only, request.timeout,
-                        request.jobs)
+    check_targets(system, compiler, arch, given, timeout)
+    originals: Mapping[Path, Path] = {k.resolve(): v.resolve() for k, v in request.originals}
+    if mode == BUILD:
+        toolchain = find_toolchain(system, compiler, _programs(projects), timeout)
+        if found is not None:
+            found(len(projects))
+        own = not request.offload_arch and (tree_arch is not None or any(
+            tree_offload_arch((p.root,)) for p in projects))
+        building = BuildSettings(arch, timeout, request.jobs, request.extra_args,
+                                 request.build_dir, own, bool(request.offload_arch))
+        verification = build_projects(projects, compiler, toolchain, building, system.env,
+                                      originals, observe)
+        roots = [p.root for p in projects]
+        verification.outside = sum(not any(u == r or u.is_relative_to(r) for r in roots)
+                                   for u in unit_paths(request.paths))
+        return verification
+    units = find_units(request.paths, request.compile_commands)
+    settings = Settings(arch, request.extra_args, request.syntax_only, timeout, request.jobs)
     if found is not None:
         found(len(units))
     roots = [p.resolve() if p.is_dir() else p.resolve().parent for p in request.paths]
-    originals: Mapping[Path, Path] = {k.resolve(): v.resolve() for k, v in request.originals}
     return verify_units(units, compiler, settings, roots, originals, observe)
-
-

@@ -36,16 +36,39 @@ def unreadable(path: Path | str, error: OSError) -> UsageError:
 
 def tree_flags(source: Path, root: Path) -> list[str]:
     """Flags the build files of ``source``'s folder and of every folder up to
-    ``root`` give it, outermost first."""
+    ``root`` give it, outermost first; ``-x LANGUAGE`` last when a build file
+    compiles it (as C++ when any of them does: that compilation fails first)."""
     folders = [source.parent]
     while folders[-1] != root and root in folders[-1].parents:
         folders.append(folders[-1].parent)
     flags: list[str] = []
+    languages: set[str] = set()
     for folder in reversed(folders):
         for system in build_systems().values():
             for path in build_files_in(system, folder):
-                flags += system.compile_flags(path, root)
-    return unique_flags(flags)
+                given, language = split_language(system.compile_flags(path, root, source))
+                flags += given
+                languages |= {language} if language else set()
+    language = "c++" if "c++" in languages else next(iter(languages), None)
+    return unique_flags(flags) + (["-x", language] if language else [])
+
+
+def split_language(flags: list[str]) -> tuple[list[str], str | None]:
+    """``flags`` without ``-x LANGUAGE`` (``-xLANGUAGE``), and the last language."""
+    kept: list[str] = []
+    language = None
+    i = 0
+    while i < len(flags):
+        if flags[i] == "-x" and i + 1 < len(flags):
+            language = flags[i + 1]
+            i += 2
+            continue
+        if flags[i].startswith("-x") and len(flags[i]) > 2:
+            language = flags[i][2:]
+        else:
+            kept.append(flags[i])
+        i += 1
+    return kept, language
 
 
 def build_files_in(system: BuildSystem, folder: Path) -> list[Path]:

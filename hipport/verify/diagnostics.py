@@ -2,7 +2,9 @@
 
 Clang (behind hipcc) writes ``file:line:col: error: message``, preceded by
 one ``In file included from file:line:`` line per level of the include chain
-when the error is in a header, and followed by notes, the source line and
+when the error is in a header (GCC, CMake's C++ compiler, one ``In file
+included from h.h:2,`` line and a ``from main.cpp:1:`` line per level
+above, innermost first), and followed by notes, the source line and
 ``N errors generated when compiling for gfx90a.`` (device) or ``... generated.``
 (host).  Driver errors (``clang: error: ...``, ``lld: error: ...``) carry no
 location."""
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterator
 
 _LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<column>\d+):)?\s*"
                       r"(?P<kind>fatal error|error): (?P<message>.*)$")
@@ -53,32 +56,47 @@ class CompilerError:
 
 def first_error(output: str) -> CompilerError | None:
     """The first error in ``output`` (stderr), None when there is none."""
-    lines = output.splitlines()
+    return next((error for _, error in errors(output.splitlines())), None)
+
+
+def errors(lines: list[str]) -> Iterator[tuple[int, CompilerError]]:
+    """Every error of a compiler's output, with the index of its line."""
     chain: list[Included] = []
+    group = 0  # where GCC's group of ``from`` lines starts in the chain
     for i, line in enumerate(lines):
         included = _INCLUDED.match(line)
         if included:
             if line.startswith("In file included from") and (
                     i == 0 or not _INCLUDED.match(lines[i - 1])):
                 chain = []
+            if line.startswith("In file included from"):
+                group = len(chain)
             chain.append(Included(included["file"], int(included["line"])))
+            if line.endswith(":") and len(chain) - group > 1:
+                # GCC: "In file included from a.h:2,\n    from main.cpp:1:"
+                # names the includer of the error's file first; Clang's lines
+                # go outermost first, as the chain does.
+                chain[group:] = reversed(chain[group:])
             continue
         located = _LOCATED.match(line)
         if located:
-            return CompilerError(located["message"].strip(), located["file"],
-                                 int(located["line"]), int(located["column"] or 0),
-                                 tuple(chain), _target(lines[i + 1:]),
-                                 located["kind"] == "fatal error", _notes(lines[i + 1:]))
+            yield i, CompilerError(located["message"].strip(), located["file"],
+                                   int(located["line"]), int(located["column"] or 0),
+                                   tuple(chain), _target(lines[i + 1:]),
+                                   located["kind"] == "fatal error", _notes(lines[i + 1:]))
+            chain = []
+            continue
         unlocated = _UNLOCATED.match(line)
         if unlocated:
             tool = unlocated["tool"]
             message = unlocated["message"].strip()
-            return CompilerError(f"{tool}: {message}" if tool else message,
-                                 target=_target(lines[i + 1:]),
-                                 fatal=unlocated["kind"] == "fatal error")
+            yield i, CompilerError(f"{tool}: {message}" if tool else message,
+                                   target=_target(lines[i + 1:]),
+                                   fatal=unlocated["kind"] == "fatal error")
+            chain = []
+            continue
         if not line.startswith(" "):
             chain = []
-    return None
 
 
 def _notes(rest: list[str]) -> tuple[Included, ...]:

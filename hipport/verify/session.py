@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from hipport import children
 from hipport.errors import HipportError
@@ -24,6 +24,8 @@ from hipport.verify.units import Unit
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_STD = "-std=c++17"
 _OUTPUT_KEPT = 20_000  # characters of a failing compiler's output kept for the report
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ def command(compiler: Compiler, settings: Settings, unit: Unit, output: Path) ->
     result = [compiler.path, *(f"--offload-arch={a}" for a in settings.offload_arch), *std,
               *flags]
     result += ["-fsyntax-only"] if settings.syntax_only else ["-c", "-o", str(output)]
-    return result + ["-x", "hip", str(unit.path)]
+    return result + ["-x", unit.language, str(unit.path)]
 
 
 class CannotRun(HipportError):
@@ -120,7 +122,7 @@ class CannotRun(HipportError):
     be verified, which is an error of the run, not a finding per unit."""
 
 
-class _Processes:
+class Processes:
     """The compilers running now, each in its own process group, so that a
     time limit or Ctrl-C stops hipcc and the Clang processes it started."""
 
@@ -131,8 +133,9 @@ class _Processes:
 
     def run(self, argv: list[str], env: Mapping[str, str], cwd: Path,
             timeout: float) -> tuple[int | None, str]:
-        """(exit status, stderr); status None when it timed out or was stopped.
-        Raises CannotRun when the compiler cannot be started at all."""
+        """(exit status, output); status None when it timed out or was
+        stopped (the output is then what it printed before).  Raises
+        CannotRun when the program cannot be started at all."""
         with self._lock:
             if self.stopping:
                 return None, ""
@@ -144,7 +147,7 @@ class _Processes:
             self._running.add(proc)
         try:
             status, out, _ = children.finish(proc, timeout)
-            return status, out if status is not None else ""
+            return status, out
         finally:
             with self._lock:
                 self._running.discard(proc)
@@ -166,7 +169,7 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
     verification = Verification(compiler, settings)
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="hipport-verify-"))
-    processes = _Processes()
+    processes = Processes()
     env = compiler.environ()
 
     def one(index: int, unit: Unit) -> UnitResult:
@@ -178,7 +181,7 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         if status == 0 and not settings.syntax_only and not _written(object_file):
             # Exit status 0 and no object: a wrapper that swallowed the failure,
             # a compiler that did not compile.
-            kept, cut = _kept(output)
+            kept, cut = kept_output(output)
             return UnitResult(unit, False, seconds, tuple(argv), output=kept, output_cut=cut,
                               location=Location(unit.path, 1),
                               why="error: hipcc exited with status 0 but wrote no object file")
@@ -189,32 +192,43 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
                               location=Location(unit.path, 1))
         error = first_error(output)
         location = _location(error, unit, roots)
-        original = _original(location, originals or {})
-        kept, cut = _kept(output)
+        original = original_of(location, originals or {})
+        kept, cut = kept_output(output)
         return UnitResult(unit, False, seconds, tuple(argv), error=error, output=kept,
                           output_cut=cut, location=location, original=original)
 
     try:
-        with ThreadPoolExecutor(workers(settings, len(units))) as pool:
-            futures = [pool.submit(one, i, u) for i, u in enumerate(units)]
-            try:
-                for future in futures:
-                    result = future.result()
-                    if observe is not None:
-                        observe(result)
-                    verification.results.append(result)
-            except BaseException:
-                processes.stop()
-                for future in futures:
-                    future.cancel()
-                raise
+        verification.results += in_parallel(one, units, workers(settings, len(units)),
+                                            processes, observe)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     verification.seconds = time.monotonic() - started
     return verification
 
 
-def _kept(output: str) -> tuple[str, int]:
+def in_parallel(work: Callable[[int, _T], _R], items: Sequence[_T], at_once: int,
+                processes: Processes, observe: Callable[[_R], None] | None = None) -> list[_R]:
+    """``work(index, item)`` for every item, ``at_once`` at a time; results
+    in the items' order, each heard by ``observe`` as it comes.  Whatever
+    ends it early (an error, Ctrl-C) stops every program ``processes`` runs."""
+    results: list[_R] = []
+    with ThreadPoolExecutor(max(1, at_once)) as pool:
+        futures = [pool.submit(work, i, item) for i, item in enumerate(items)]
+        try:
+            for future in futures:
+                result = future.result()
+                if observe is not None:
+                    observe(result)
+                results.append(result)
+        except BaseException:
+            processes.stop()
+            for future in futures:
+                future.cancel()
+            raise
+    return results
+
+
+def kept_output(output: str) -> tuple[str, int]:
     """The end of a compiler's output, ``_OUTPUT_KEPT`` characters at most
     (the first error is found in the whole of it before), and how many
     characters were cut from its start; a cut output starts by saying so."""
@@ -231,7 +245,7 @@ def _written(path: Path) -> bool:
         return False
 
 
-def _inside(path: Path, roots: Sequence[Path]) -> bool:
+def inside(path: Path, roots: Sequence[Path]) -> bool:
     """A file of the converted tree (not ``<built-in>``, not a system header)."""
     if not any(path == r or path.is_relative_to(r) for r in roots):
         return False
@@ -246,24 +260,35 @@ def _resolve(name: str, folder: Path) -> Path:
     return Path(os.path.normpath(path if path.is_absolute() else folder / path))
 
 
-def _location(error: CompilerError | None, unit: Unit, roots: Sequence[Path]) -> Location:
-    if error is None or error.file is None:
-        return Location(unit.path, 1)
-    folder = unit.path.parent
-    here = _resolve(error.file, folder)
-    if _inside(here, roots):
+def located(error: CompilerError, resolve: Callable[[str], Path],
+            roots: Sequence[Path]) -> Location | None:
+    """Where a compiler's error is in the tree: where it is, else (inside a
+    system header) the innermost include of the tree, else the first note
+    in the tree (the instantiation a template error comes from); None when
+    nothing leads there.  ``resolve`` makes a name the compiler printed a
+    path."""
+    if error.file is None:
+        return None
+    here = resolve(error.file)
+    if inside(here, roots):
         return Location(here, error.line, error.column)
-    # Back into the tree: the innermost include of the tree, else the first
-    # note in the tree (the instantiation a template error in a system header
-    # comes from).
     for place in (*reversed(error.included_from), *error.notes):
-        there = _resolve(place.file, folder)
-        if _inside(there, roots):
+        there = resolve(place.file)
+        if inside(there, roots):
             return Location(there, place.line)
-    return Location(unit.path, 1)
+    return None
 
 
-def _original(location: Location, originals: Mapping[Path, Path]) -> Location | None:
+def _location(error: CompilerError | None, unit: Unit, roots: Sequence[Path]) -> Location:
+    if error is None:
+        return Location(unit.path, 1)
+    found = located(error, lambda name: _resolve(name, unit.path.parent), roots)
+    return found if found is not None else Location(unit.path, 1)
+
+
+def original_of(location: Location, originals: Mapping[Path, Path]) -> Location | None:
+    """The same line of the CUDA original (``convert --verify``), when the
+    lines match up."""
     source = originals.get(location.path)
     if source is None:
         return None

@@ -7,7 +7,8 @@ include paths, macros and standard are kept (``parse.compdb``); entries
 that name the CUDA tree the database was made from are found again in the
 converted tree by their path below the common folder.  Without one, the
 units are the ``.hip`` and ``.cu`` files (converted output keeps the CUDA
-names) and the C++ sources that include a HIP header; headers never are.
+names) and the C++ sources that include a HIP header, themselves or through
+the tree's headers (``Reach``); headers never are.
 Flags then come from the build files (``buildflags``)."""
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from typing import Callable, Iterator, Sequence
 
 from hipport.errors import UsageError
 from hipport.parse import compdb
-from hipport.verify.buildflags import is_file, tree_flags, unreadable
+from hipport.verify.buildflags import is_file, split_language, tree_flags, unreadable
 
 HIP_SUFFIXES = frozenset({".hip", ".cu"})
 CXX_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".c++", ".C"})
 COMPDB_NAME = "compile_commands.json"
 _HIP_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]hip/", re.MULTILINE)
+_ANY_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
+_DEPTH = 4
 _SKIPPED_FOLDERS = frozenset({"CMakeFiles", "__pycache__", "node_modules"})
 _PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include")
 _CUDA_MARK = "cuda_runtime_api.h"
@@ -36,6 +39,9 @@ class Unit:
     path: Path  # absolute
     flags: tuple[str, ...]  # include paths, macros, standard
     flags_from: str  # "compile_commands.json", "build files", "none"
+    # As its build compiles it: "hip", or "c++" for a C++ source the build
+    # compiles with its C++ compiler (hipport.buildfiles.languages).
+    language: str = "hip"
 
 
 def includes_hip(path: Path) -> bool:
@@ -50,6 +56,42 @@ def is_unit(path: Path) -> bool:
     if path.suffix in HIP_SUFFIXES:
         return True
     return path.suffix in CXX_SUFFIXES and includes_hip(path)
+
+
+class Reach:
+    """Whether a C++ source reaches a HIP header through the tree's own
+    headers (``main.cpp`` -> ``"helper.h"`` -> ``<hip/hip_runtime.h>``), each
+    include looked for beside the file that names it, then in the include
+    folders; ``_DEPTH`` levels at most, each header read once."""
+
+    def __init__(self) -> None:
+        self._known: dict[Path, bool] = {}
+
+    def __call__(self, path: Path, folders: Sequence[Path] = (), depth: int = _DEPTH) -> bool:
+        if path in self._known:
+            return self._known[path]
+        self._known[path] = False  # an include cycle ends here
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(1 << 20)
+        except OSError:
+            return False
+        found = _HIP_INCLUDE.search(data) is not None
+        if not found and depth > 0:
+            for match in _ANY_INCLUDE.finditer(data):
+                name = match[1].decode("latin-1")
+                header = next((b / name for b in (path.parent, *folders)
+                               if is_file(b / name)), None)
+                if header is not None and self(header.resolve(), folders, depth - 1):
+                    found = True
+                    break
+        self._known[path] = found
+        return found
+
+
+def _include_folders(flags: Sequence[str]) -> list[Path]:
+    return [Path(flags[i + 1]) for i in range(len(flags) - 1)
+            if flags[i] in ("-I", "-isystem", "-iquote")]
 
 
 def _walk(root: Path) -> Iterator[Path]:
@@ -80,32 +122,31 @@ def find_database(paths: Sequence[Path], given: Path | None) -> Path | None:
     return None
 
 
+def unit_paths(paths: Sequence[Path]) -> list[Path]:
+    """The units under ``paths``, without their flags (a header is looked
+    for beside the file that includes it only)."""
+    reach = Reach()
+    return sorted({path for root in paths for path in _walk(root)
+                   if is_unit(path) or path.suffix in CXX_SUFFIXES and reach(path)})
+
+
 def find_units(paths: Sequence[Path], database: Path | None = None) -> list[Unit]:
     """The units under ``paths`` (folders or files), in path order."""
     db = find_database(paths, database)
     if db is not None:
         return _database_units(db, [p.resolve() for p in paths])
     units: dict[Path, Unit] = {}
+    reach = Reach()
     for root in paths:
         top = root.resolve() if root.is_dir() else root.resolve().parent
-        flags = _flags_under(top)
         for path in _walk(root):
-            if path not in units and is_unit(path):
-                found = flags(path)
-                units[path] = Unit(path, found, "build files" if found else "none")
+            if path in units or (path.suffix not in HIP_SUFFIXES | CXX_SUFFIXES):
+                continue
+            found, language = split_language(tree_flags(path, top))
+            if is_unit(path) or reach(path, _include_folders(found)):
+                units[path] = Unit(path, tuple(found), "build files" if found or language
+                                   else "none", language or "hip")
     return sorted(units.values(), key=lambda u: u.path)
-
-
-def _flags_under(root: Path) -> Callable[[Path], tuple[str, ...]]:
-    """Build-file flags of a source, each folder's build files read once."""
-    known: dict[Path, tuple[str, ...]] = {}
-
-    def flags(source: Path) -> tuple[str, ...]:
-        if source.parent not in known:
-            known[source.parent] = tuple(tree_flags(source, root))
-        return known[source.parent]
-
-    return flags
 
 
 def _database_units(db: Path, roots: list[Path]) -> list[Unit]:

@@ -12,6 +12,7 @@ from hipport.buildfiles.system import BUILD_SYSTEMS, build_system, build_systems
 from hipport.cli import cli
 from hipport.verify.buildflags import tree_flags
 from tests.buildfiles.toy import Toy
+from tests.verify.cli_test import FAKE_HIPCC
 
 
 @pytest.fixture
@@ -61,3 +62,21 @@ def test_verify_reads_its_flags(toy, tmp_path: Path):
     (tmp_path / "build.toy").write_text("define = USE_TOY\n")
     (tmp_path / "k.cu").write_text("")
     assert tree_flags(tmp_path / "k.cu", tmp_path) == ["-DUSE_TOY"]
+
+
+def test_verify_builds_it_with_its_own_steps(toy, tmp_path: Path, monkeypatch):
+    fake_hipcc = tmp_path / "hipcc"
+    fake_hipcc.write_text(FAKE_HIPCC)
+    fake_hipcc.chmod(0o755)
+    monkeypatch.delenv("FAKE_LOG", raising=False)
+    src = tmp_path / "t"
+    src.mkdir()
+    (src / "build.toy").write_text("cc = hipcc\n")
+    (src / "ok.hip").write_text("fine\n")
+    (src / "bad.hip").write_text("int x;\nBROKEN\n")
+    result = CliRunner().invoke(cli, ["verify", str(src), "--hipcc", str(fake_hipcc)])
+    assert f"{src}/bad.hip:2:7: HP658 error: use of undeclared identifier 'BROKEN' " \
+           "(compiling for gfx90a)" in result.stderr, result.stderr
+    assert f"  in Toy project {src}" in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("0 of 1 project build (Toy) with hipcc")
+    assert sorted(p.name for p in src.iterdir()) == ["bad.hip", "build.toy", "ok.hip"]

@@ -145,3 +145,19 @@ def test_debian_since_matches_the_archive(suite, key):
     """debian_since agrees with what the suites' fixtures hold."""
     release = {"bookworm": 12, "trixie": 13, "sid": 14}[suite]
     assert (BY_KEY[key].debian_since <= release) == (PRESENT[suite][key] is not None)
+
+
+@pytest.mark.parametrize("toolchain", [False, True], ids=["machine", "toolchain"])
+def test_headers_only_is_a_fact_of_hipports_toolchain(tmp_path, toolchain):
+    """Issue 26: right after `scripts/bootstrap.sh --toolchain`, doctor warned
+    of hipBLASLt, RCCL and MIOpen, which that toolchain has as headers only
+    by design (docs/toolchains.md), with advice (apt install) for the host."""
+    from hipport.doctor.diagnose import library_check
+    from hipport.doctor.model import Status
+
+    check = library_check(_probe(tmp_path, "sid", "hipblaslt"), None, toolchain)
+    if toolchain:
+        assert check.status is Status.INFO and not check.advice
+        assert "headers only in hipport's ROCm toolchain" in check.detail
+    else:
+        assert check.status is Status.WARN and check.advice.startswith("apt install")

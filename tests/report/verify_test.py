@@ -1,6 +1,7 @@
 """`hipport report --verify`: the tree converted into a scratch folder,
-built, and billed from the errors the build left (hipport/built.py, the
-builder the command uses: `hipport verify`'s units today)."""
+built, and billed from the errors the build left (hipport/built.py: the
+tree's projects built with their own build files, `hipport verify --build`;
+without a build file, each unit compiled)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from hipport.cli import cli
+from tests.toolchain import ORACLE_NAMES, require_hip_oracle, toolchain_cache
 from tests.trees import write_tree
 from tests.verify.cli_test import FAKE_HIPCC
 
@@ -86,3 +88,31 @@ def test_a_real_compile_with_each_oracle(tmp_path: Path, hip_oracle, monkeypatch
     assert [line["locations"] for line in errors] == [["k.cu:4"]], errors
     # fine.cu compiled; k.cu's unsupported API is billed through its error.
     assert not [line for line in effort["lines"] if line["item"].startswith("__syncwarp")]
+
+
+@pytest.mark.slow
+def test_a_project_is_built_with_its_own_build_files(tmp_path: Path, monkeypatch):
+    """A tree of CMake projects: each converted project is configured and
+    built (`verify --build`); the compile error of the one that fails is
+    billed at its line, and nothing of the one that builds."""
+    require_hip_oracle(ORACLE_NAMES[-1])  # skips, or fails under CI, without ROCm 6.4
+    for name in ("HIPCC", "ROCM_PATH", "HIP_PLATFORM", "MAKEFLAGS", "MAKELEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HIPPORT_TOOLCHAIN_CACHE", str(toolchain_cache()))
+    tree = write_tree(tmp_path / "src", {
+        "app/CMakeLists.txt": "cmake_minimum_required(VERSION 3.18)\n"
+                              "project(p LANGUAGES CXX CUDA)\nadd_executable(app main.cu)\n",
+        "app/main.cu": "#include <cuda_runtime.h>\n__global__ void k(int* p) { p[0] = 1; }\n"
+                   "int main() {\n  int* p;\n  cudaMalloc(&p, 4);\n"
+                   "  k<<<1, 1>>>(p);\n  return int(cudaDeviceSynchronize());\n}\n",
+        "broken/CMakeLists.txt": "cmake_minimum_required(VERSION 3.18)\n"
+                                 "project(q LANGUAGES CXX CUDA)\nadd_executable(q q.cu)\n",
+        "broken/q.cu": "#include <cuda_runtime.h>\nint main() {\n  int BROKEN = ;\n}\n"})
+    data = report_json(tree, "--timeout", "900")
+    effort = data["effort"]
+    assert effort["basis"] == "built", effort
+    assert "1 of 2 projects build (CMake)" in effort["basis_detail"]
+    assert "each project built with its own build files" in effort["basis_detail"]
+    errors = [line for line in effort["lines"] if line["item"].startswith("build error")]
+    assert [line["locations"] for line in errors] == [["broken/q.cu:3"]], errors
+    assert errors[0]["stage"] == "compile"

@@ -90,7 +90,7 @@ def test_every_unit_compiled_with_platform_arch_and_flags(tmp_path, fake_hipcc):
     src = tree(tmp_path / "t", {"a.cu": "ok", "sub/b.hip": "ok", "h.cuh": "header",
                                 "CMakeLists.txt": "include_directories(inc)\n"
                                 "set(CMAKE_HIP_ARCHITECTURES \"gfx942;gfx90a\")\n"})
-    result = run("verify", src, "--hipcc", fake_hipcc, "--strict", "-j", "1")
+    result = run("verify", src, "--units", "--hipcc", fake_hipcc, "--strict", "-j", "1")
     assert result.exit_code == 0, result.output
     assert result.stderr.strip().splitlines()[-1].startswith(
         "2 of 2 translation units compile with hipcc (HIP 9.8, clang 77.0.1) for gfx942 (")
@@ -344,7 +344,7 @@ def test_exit_status_0_without_an_object_file_is_a_failure(tmp_path, fake_hipcc)
     fake_hipcc.write_text(FAKE_HIPCC.replace('[ -n "$out" ] && echo object > "$out"',
                                              'grep -q NOOBJECT "$last" || echo object > "$out"'))
     src = tree(tmp_path / "t", {"a.cu": "ok", "b.cu": "NOOBJECT\n"})
-    result = run("verify", src, "--hipcc", fake_hipcc, "--strict", "-j", "1")
+    result = run("verify", src, "--units", "--hipcc", fake_hipcc, "--strict", "-j", "1")
     assert result.exit_code == 1
     assert any(line.endswith("b.cu:1: HP020 error: hipcc exited with status 0 but wrote no "
                              "object file") for line in result.stderr.splitlines()), result.stderr
@@ -375,7 +375,8 @@ def test_a_target_of_the_build_files_the_compiler_does_not_know(tmp_path, fake_h
     result = run("verify", src, "--hipcc", fake_hipcc)
     assert result.exit_code == 2 and not calls(tmp_path)
     assert "the build files' first target gfx1250: not a GPU target" in result.stderr
-    assert run("verify", src, "--hipcc", fake_hipcc, "--offload-arch", "gfx90a").exit_code == 0
+    assert run("verify", src, "--units", "--hipcc", fake_hipcc, "--offload-arch",
+               "gfx90a").exit_code == 0
 
 
 def test_a_long_output_says_it_was_cut(tmp_path, fake_hipcc):
@@ -420,3 +421,22 @@ def test_a_stopped_verify_leaves_no_compiler_running(tmp_path, fake_hipcc, signu
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + signum, err
     assert survivors(pids) == []
+
+
+@pytest.mark.parametrize("hipcc", [
+    pytest.param("missing", id="missing"),
+    pytest.param("broken", id="broken"),
+])
+def test_convert_in_place_verify_probes_before_it_writes(tmp_path, fake_hipcc, hipcc):
+    """Issue 26: a missing or broken compiler was found only after the tree
+    had been converted in place."""
+    if hipcc == "broken":
+        fake_hipcc.write_text("#!/bin/sh\necho 'not a compiler'\nexit 3\n")
+    named = fake_hipcc if hipcc == "broken" else tmp_path / "nowhere" / "hipcc"
+    cuda = "#include <cuda_runtime.h>\nint main() { cudaDeviceSynchronize(); }\n"
+    src = tree(tmp_path / "t", {"k.cu": cuda})
+    result = run("convert", src, "--in-place", "--verify", "--hipcc", named)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("hipport: error: no HIP compiler to verify with"), \
+        result.stderr
+    assert (src / "k.cu").read_text() == cuda

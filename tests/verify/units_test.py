@@ -134,3 +134,21 @@ def test_a_database_of_another_tree_is_an_error(tmp_path):
         {"directory": "/elsewhere", "file": "/elsewhere/b.cu", "arguments": ["nvcc", "b.cu"]}])})
     with pytest.raises(UsageError, match="lists 1 file, none of them a HIP translation unit"):
         find_units([tmp_path / "hip"])
+
+
+def test_cpp_that_reaches_a_hip_header_through_the_tree_s_headers(tmp_path):
+    """Issue 26: main.cpp including "helper.h" (in ../common, an include folder
+    of the build) that includes hip_runtime.h was no unit, so --units said
+    green where the build compiles it as C++ and fails."""
+    write(tmp_path, {
+        "CMakeLists.txt": "project(p LANGUAGES CXX HIP)\nadd_subdirectory(app)\n",
+        "app/CMakeLists.txt": "add_executable(app main.cpp)\n"
+                              "target_include_directories(app PRIVATE ../common)\n",
+        "app/main.cpp": '#include "helper.h"\nint main() {}\n',
+        "app/local.cpp": '#include "local.h"\n', "app/local.h": '#include "cycle.h"\n',
+        "app/cycle.h": '#include "local.h"\n#include <vector>\n',
+        "common/helper.h": "#pragma once\n#include <hip/hip_runtime.h>\n",
+        "tool.cpp": '#include "common/helper.h"\n'})
+    units = {u.path.relative_to(tmp_path).as_posix(): u for u in find_units([tmp_path])}
+    assert sorted(units) == ["app/main.cpp", "tool.cpp"]
+    assert units["app/main.cpp"].language == "c++"  # as the build compiles it

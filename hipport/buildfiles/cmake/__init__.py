@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hipport.buildfiles.cmake.build import cmake_made_targets, cmake_plan, cmake_target_named
 from hipport.buildfiles.cmake.compile_flags import cmake_flags
 from hipport.buildfiles.cmake.convert import cmake_findings
+from hipport.buildfiles.cmake.languages import cmake_compiled
 from hipport.buildfiles.cmake.single_source import cmake_compat
 from hipport.buildfiles.cmake.targets import cmake_targets
 from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, Command, lex_cmake
+from hipport.buildfiles.project import BuildPlan, BuildSettings, Target
 from hipport.buildfiles.system import (
     BuildFileSyntaxError,
     BuildSystem,
@@ -26,6 +29,7 @@ class CMake(BuildSystem):
     title = "CMake"
     file_names = (LISTS,)
     suffixes = (".cmake",)
+    programs = ("cmake", "make")  # the Makefile generator
 
     def parse(self, text: str) -> list[Command]:
         try:
@@ -42,7 +46,7 @@ class CMake(BuildSystem):
         commands = _commands(parsed)
         return cmake_compat(text, commands, findings, macro) if commands else findings
 
-    def compile_flags(self, path: Path, top: Path) -> list[str]:
+    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
         # ${PROJECT_SOURCE_DIR}: the outermost folder with a CMakeLists.txt.
         project = path.parent
         for folder in path.parent.parents:
@@ -50,7 +54,17 @@ class CMake(BuildSystem):
                 break
             if (folder / LISTS).is_file():
                 project = folder
-        return cmake_flags(path, project)
+        compiled = cmake_compiled(path, project).get(source)
+        return cmake_flags(path, project) + (compiled.flags if compiled is not None else [])
+
+    def build_plan(self, project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
+        return cmake_plan(project, folder, settings)
+
+    def target_named(self, made: str) -> str:
+        return cmake_target_named(made)
+
+    def made_targets(self, plan: BuildPlan, output: str) -> tuple[Target, ...]:
+        return cmake_made_targets(plan, output)
 
     def targets(self, path: Path, top: Path) -> BuildTargets | None:
         if path.name != LISTS:  # a module: read where a CMakeLists.txt includes it

@@ -4,6 +4,7 @@
 running CMake: a value CMake must compute is left out."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, lex_cmake
@@ -13,13 +14,22 @@ _SCOPES = {"INTERFACE", "PUBLIC", "PRIVATE", "SYSTEM", "BEFORE", "AFTER"}
 
 
 def cmake_flags(path: Path, top: Path) -> list[str]:
+    try:
+        stat = path.stat()
+    except OSError:
+        return []
+    return list(_flags(path, top, stat.st_mtime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=256)  # a file is asked once per source below it
+def _flags(path: Path, top: Path, mtime: int, size: int) -> tuple[str, ...]:
     text = read_text(path)
     if text is None:
-        return []
+        return ()
     try:
         commands = lex_cmake(text)
     except CMakeSyntaxError:
-        return []
+        return ()
     folder = path.parent
     known = {"CMAKE_CURRENT_SOURCE_DIR": str(folder), "CMAKE_CURRENT_LIST_DIR": str(folder),
              "PROJECT_SOURCE_DIR": str(top), "CMAKE_SOURCE_DIR": str(top)}
@@ -54,7 +64,7 @@ def cmake_flags(path: Path, top: Path) -> list[str]:
                 value = _cmake_value(item, known) if item not in _SCOPES else None
                 if value:
                     flags.append(value if value.startswith("-D") else f"-D{value}")
-    return flags
+    return tuple(flags)
 
 
 def _cmake_value(item: str, known: dict[str, str]) -> str | None:

@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hipport.buildfiles.make.build import make_plan
 from hipport.buildfiles.make.compile_flags import make_flags
 from hipport.buildfiles.make.convert import make_findings
+from hipport.buildfiles.make.languages import make_compiled
 from hipport.buildfiles.make.single_source import make_compat
 from hipport.buildfiles.make.targets import make_targets
 from hipport.buildfiles.make.tokens import MakeLine, lex_make
+from hipport.buildfiles.project import BuildPlan, BuildSettings
 from hipport.buildfiles.system import BuildSystem, BuildTargets, build_system
 from hipport.findings import Finding
 from hipport.settings import Settings
@@ -20,6 +23,8 @@ class Make(BuildSystem):
     # In the order GNU make looks for them: the first found is the one it reads.
     file_names = ("GNUmakefile", "makefile", "Makefile")
     suffixes = (".mk",)
+    programs = ("make",)
+    builds_in_place = True
 
     def parse(self, text: str) -> list[MakeLine]:
         return lex_make(text)
@@ -32,8 +37,12 @@ class Make(BuildSystem):
                       macro: str) -> list[Finding]:
         return make_compat(text, _lines(parsed), findings, macro)
 
-    def compile_flags(self, path: Path, top: Path) -> list[str]:
-        return make_flags(path)
+    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
+        compiled = make_compiled(path).get(source)
+        return make_flags(path) + (compiled.flags if compiled is not None else [])
+
+    def build_plan(self, project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
+        return make_plan(project, folder, settings)
 
     def targets(self, path: Path, top: Path) -> BuildTargets | None:
         if path.suffix in self.suffixes:  # a fragment: read where a Makefile includes it

@@ -4,6 +4,7 @@ make: a value make must compute (``$(shell ...)``) is left out."""
 from __future__ import annotations
 
 import shlex
+from functools import lru_cache
 from pathlib import Path
 
 from hipport.buildfiles.expand import (
@@ -14,17 +15,40 @@ from hipport.buildfiles.expand import (
     read_text,
     unique_flags,
 )
-from hipport.buildfiles.make.tokens import LineKind, lex_make
+from hipport.buildfiles.make.tokens import LineKind, MakeLine, lex_make
 from hipport.buildfiles.words import split_words
 
 
 def make_flags(path: Path) -> list[str]:
+    try:
+        stat = path.stat()
+    except OSError:
+        return []
+    return list(_flags(path, stat.st_mtime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=256)  # a file is asked once per source below it
+def _flags(path: Path, mtime: int, size: int) -> tuple[str, ...]:
     text = read_text(path)
     if text is None:
-        return []
+        return ()
     folder = path.parent
     lines = lex_make(text)
-    known: dict[str, str] = {"CURDIR": str(folder)}
+    known = make_variables(text, lines, {"CURDIR": str(folder)})
+    flags: list[str] = []
+    for line in lines:
+        if line.kind not in (LineKind.ASSIGNMENT, LineKind.RECIPE):
+            continue
+        words = [w.text for w in split_words(text, line.value_start, line.content_end)]
+        flags += _make_words(words, known, folder)
+    return tuple(unique_flags(flags))
+
+
+def make_variables(text: str, lines: list[MakeLine], known: dict[str, str] | None = None
+                   ) -> dict[str, str]:
+    """Each variable's value as the file leaves it (``+=`` appends, ``?=``
+    sets what is not set), references unexpanded."""
+    known = dict(known or {})
     for line in lines:
         if line.kind is LineKind.ASSIGNMENT and line.name is not None:
             value = text[line.value_start:line.content_end].replace("\\\n", " ").strip()
@@ -33,13 +57,7 @@ def make_flags(path: Path) -> list[str]:
                 known[name] = f"{known[name]} {value}"
             elif line.operator != "?=" or name not in known:
                 known[name] = value
-    flags: list[str] = []
-    for line in lines:
-        if line.kind not in (LineKind.ASSIGNMENT, LineKind.RECIPE):
-            continue
-        words = [w.text for w in split_words(text, line.value_start, line.content_end)]
-        flags += _make_words(words, known, folder)
-    return unique_flags(flags)
+    return known
 
 
 def _make_words(words: list[str], known: dict[str, str], folder: Path) -> list[str]:

@@ -1,11 +1,13 @@
 """A toy build system, as a contributor would add one: one package, one
 class.  Its files are ``build.toy``; a line ``cc = nvcc`` names the compiler
-and ``flags = ...`` its flags.  tests/buildfiles/toy_system_test.py registers
+and ``flags = ...`` its flags; it builds by compiling every ``.hip`` file of
+its folder with hipcc, beside the sources.  tests/buildfiles/toy_system_test.py registers
 it and runs hipport over a tree that has one."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from hipport.buildfiles.project import BuildPlan, BuildSettings, BuildStep
 from hipport.buildfiles.system import BuildFileSyntaxError, BuildSystem
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
@@ -16,6 +18,8 @@ class Toy(BuildSystem):
     name = "toy"
     title = "Toy"
     file_names = ("build.toy",)
+    programs = ("bash",)
+    builds_in_place = True
 
     def parse(self, text: str) -> list[tuple[int, str, str]]:
         """(offset of the value, key, value) per line."""
@@ -51,7 +55,13 @@ class Toy(BuildSystem):
         return [Finding("HP656", "toy build files have no HIP switch", f.start, f.end)
                 for f in findings]
 
-    def compile_flags(self, path: Path, top: Path) -> list[str]:
+    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
         text = path.read_text()
         return [f"-D{line.split('=', 1)[1].strip()}" for line in text.splitlines()
                 if line.startswith("define")]
+
+    def build_plan(self, project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
+        script = 'for f in *.hip; do "$HIPCC" -c -o "${f%.hip}.o" "$f" || s=1; done; exit $s'
+        return BuildPlan(project, (BuildStep("build", (*settings.tools.program("bash"), "-c",
+                                                       "s=0; " + script), project,
+                                             (("HIPCC", settings.tools.hipcc),)),))

@@ -1,0 +1,40 @@
+"""Building a Make project (``hipport verify --build``): ``make -C project
+-k -j N -w`` in a copy of the tree (make writes its objects beside the
+sources).  hipcc is told the GPU targets (where the Makefile names none,
+or the user asked for one) and the toolchain's link flags through its own
+environment variables, ``HIPCC_COMPILE_FLAGS_APPEND`` and
+``HIPCC_LINK_FLAGS_APPEND``, so the Makefile is run as written; ``HIPCC``
+names the chosen hipcc for a Makefile that leaves it to the environment
+(``HIPCC ?= hipcc``).  The targets a Makefile has are only known by
+running it: none are counted (a failure names its target)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hipport.buildfiles.expand import read_text
+from hipport.buildfiles.project import BuildPlan, BuildSettings, BuildStep
+
+_TARGET = re.compile(r"--offload-arch[= ]|--amdgpu-target[= ]")
+
+
+def make_plan(project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
+    tools = settings.tools
+    argv = (*tools.program("make"), "-C", str(project), "-k", "-w", "-j",
+            str(max(1, settings.jobs)))
+    targets = [] if _names_targets(project) and not settings.arch_given else \
+        [f"--offload-arch={a}" for a in settings.offload_arch]
+    compile_flags = [*targets, *settings.extra_args]
+    env = [("HIPCC", tools.hipcc), ("HIPCC_COMPILE_FLAGS_APPEND", " ".join(compile_flags))]
+    if tools.link_flags:
+        env.append(("HIPCC_LINK_FLAGS_APPEND", " ".join(tools.link_flags)))
+    return BuildPlan(project, (BuildStep("build", argv, project, tuple(env)),))
+
+
+def _names_targets(project: Path) -> bool:
+    """The project's Makefile gives hipcc its GPU targets itself."""
+    for name in ("GNUmakefile", "makefile", "Makefile"):
+        text = read_text(project / name)
+        if text is not None:
+            return _TARGET.search(text) is not None
+    return False

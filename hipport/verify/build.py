@@ -1,0 +1,618 @@
+"""`hipport verify --build`: configure and build each project of a converted
+tree with its own build files, outside the tree, under a time limit, and
+report each failure at its source line.
+
+    paths --find_projects--> projects (a folder with a build file of a
+          system that can build, and none of that system's above it)
+          --toolchain.find_toolchain--> cmake, make beside the chosen hipcc
+          --build_projects--> BuildVerification (a result per project)
+
+Each build system says how its projects are built
+(``BuildSystem.build_plan``); this module runs the steps, reads their
+output (``buildlog``) and places each problem in the tree, and in the CUDA
+original when ``convert --verify`` knows it."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from hipport.buildfiles import build_systems
+from hipport.buildfiles.languages import CXX_SUFFIXES
+from hipport.buildfiles.makelog import MakeFailure
+from hipport.buildfiles.project import BuildSettings, Target
+from hipport.buildfiles.system import BuildSystem
+from hipport.errors import UsageError
+from hipport.verify.buildflags import build_files_in, unreadable
+from hipport.verify.buildlog import (
+    CompileError,
+    ConfigureError,
+    LinkError,
+    LinkFailed,
+    ShellError,
+    read_log,
+)
+from hipport.verify.compiler import Compiler
+from hipport.verify.copying import copy_tree
+from hipport.verify.diagnostics import CompilerError
+from hipport.verify.session import (
+    Location,
+    Processes,
+    in_parallel,
+    inside,
+    kept_output,
+    located,
+    original_of,
+)
+from hipport.verify.toolchain import Toolchain
+from hipport.words import plural
+
+DEFAULT_BUILD_TIMEOUT = 1800.0
+MARKER = ".hipport-build"  # in a --build-dir hipport made
+_LINKS_SHOWN = 10  # undefined symbols listed per link step; the rest counted
+_SKIPPED = frozenset({"CMakeFiles", "__pycache__", "node_modules"})
+_MAKE_VARIABLES = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_SOURCE_SUFFIXES = CXX_SUFFIXES | {".c", ".cu", ".hip"}
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path  # the folder of its top build file (resolved)
+    system: BuildSystem
+    top: Path  # the verified folder it lies in (resolved)
+    also: tuple[str, ...] = ()  # names of other systems with a project here, not built
+
+    @property
+    def build_file(self) -> Path:
+        files = self.system.files_in(self.root)
+        return files[0] if files else self.root
+
+
+@dataclass(frozen=True)
+class Settings:
+    offload_arch: tuple[str, ...]  # the default GPU targets (a build file's own win)
+    timeout: float = DEFAULT_BUILD_TIMEOUT  # per step
+    jobs: int = 0  # 0: every core
+    extra_args: tuple[str, ...] = ()
+    build_dir: Path | None = None  # kept; else a temporary folder, removed
+    arch_from_tree: bool = False  # build files name their own GPU targets
+    arch_given: bool = False  # --offload-arch
+
+
+@dataclass(frozen=True)
+class StepResult:
+    name: str
+    argv: tuple[str, ...]
+    status: int | None  # None: stopped at the time limit
+    seconds: float
+    output: str  # its end, _OUTPUT_KEPT characters at most
+    output_cut: int = 0
+
+
+@dataclass(frozen=True)
+class BuildFinding:
+    code: str  # HP657 configure, HP658 build, HP659 link, HP021 time limit
+    message: str
+    step: str
+    location: Location | None = None
+    original: Location | None = None
+    target: str | None = None
+    unit: Path | None = None  # the translation unit of a compile error
+    error: CompilerError | None = None
+    text: str = ""  # the lines of the output it was read from
+
+
+@dataclass
+class ProjectResult:
+    project: Project
+    folder: Path
+    steps: list[StepResult] = field(default_factory=list)
+    targets: tuple[Target, ...] = ()
+    findings: list[BuildFinding] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.steps) and all(s.status == 0 for s in self.steps)
+
+    @property
+    def failed_step(self) -> StepResult | None:
+        return next((s for s in self.steps if s.status != 0), None)
+
+
+@dataclass
+class BuildVerification:
+    compiler: Compiler
+    toolchain: Toolchain
+    settings: Settings
+    jobs: int
+    projects: list[ProjectResult] = field(default_factory=list)
+    seconds: float = 0.0
+    outside: int = 0  # translation units in no project
+
+    @property
+    def failed(self) -> list[ProjectResult]:
+        return [p for p in self.projects if not p.ok]
+
+    @property
+    def findings(self) -> list[tuple[ProjectResult, BuildFinding]]:
+        return [(p, f) for p in self.projects for f in p.findings]
+
+    @property
+    def targets(self) -> tuple[int, int] | None:
+        """(built, defined), over the projects whose system tells."""
+        known = [t for p in self.projects for t in p.targets]
+        return (sum(t.built for t in known), len(known)) if known else None
+
+    @property
+    def summary(self) -> str:
+        """``5 of 6 projects build with hipcc (HIP 6.4, clang 21.1.8) for gfx90a; ...``"""
+        n, m = len(self.projects) - len(self.failed), len(self.projects)
+        verb = "builds" if n == 1 and m == 1 else "build"
+        titles = sorted({p.project.system.title for p in self.projects})
+        arch = ";".join(self.settings.offload_arch)
+        if self.settings.arch_from_tree:
+            arch = f"their build files' GPU targets, default {arch}"
+        text = (f"{n} of {plural(m, 'project')} {verb} ({' and '.join(titles)}) with "
+                f"{self.compiler.description} for {arch}")
+        targets = self.targets
+        if targets is not None:
+            text += f"; {targets[0]} of {plural(targets[1], 'target')} built"
+        return text + f" ({self.seconds:.1f} s, -j{self.jobs})"
+
+
+def find_projects(paths: Sequence[Path], only: str | None = None) -> list[Project]:
+    """The projects under ``paths`` (folders), outermost first: for each
+    system that can build, a folder with its build file and none above it
+    in the path given.  A folder that is a project of two systems is built
+    by the first of the registry (``only`` names the one to use)."""
+    systems = [s for s in build_systems().values()
+               if s.programs and (only is None or s.name == only)]
+    found: dict[Path, Project] = {}
+    for given in paths:
+        top = given.resolve()
+        for folder, roots in _walk(given, systems):  # as given: errors name what was typed
+            if roots:
+                also = tuple(s.name for s in roots[1:])
+                found.setdefault(folder.resolve(), Project(folder.resolve(), roots[0], top,
+                                                           also))
+    return sorted(found.values(), key=lambda p: p.root)
+
+
+def _walk(top: Path, systems: list[BuildSystem]
+          ) -> list[tuple[Path, list[BuildSystem]]]:
+    """(folder, the systems it is a project root of), top-down; a folder
+    below a project of a system is no root of that system."""
+    result: list[tuple[Path, list[BuildSystem]]] = []
+    pending: list[tuple[Path, frozenset[str]]] = [(top, frozenset())]
+    while pending:
+        folder, covered = pending.pop()
+        roots = [s for s in systems if s.name not in covered and build_files_in(s, folder)]
+        result.append((folder, roots))
+        below = covered | {s.name for s in roots}
+        try:
+            subfolders = sorted(p for p in folder.iterdir() if p.is_dir()
+                                and not p.is_symlink() and not p.name.startswith(".")
+                                and p.name not in _SKIPPED)
+        except OSError as error:
+            raise unreadable(folder, error) from None
+        pending += [(sub, below) for sub in reversed(subfolders)]
+    return result
+
+
+def build_projects(projects: Sequence[Project], compiler: Compiler, toolchain: Toolchain,
+                   settings: Settings, environ: Mapping[str, str],
+                   originals: Mapping[Path, Path] | None = None,
+                   observe: Callable[[ProjectResult], None] | None = None
+                   ) -> BuildVerification:
+    """Build every project; results in the projects' order."""
+    jobs = settings.jobs if settings.jobs > 0 else (os.cpu_count() or 1)
+    at_once = max(1, min(jobs, len(projects)))
+    verification = BuildVerification(compiler, toolchain, settings, jobs)
+    started = time.monotonic()
+    scratch = _scratch(settings.build_dir)
+    processes = Processes()
+    env = dict(environ) | compiler.environ() | dict(toolchain.tools.env)
+    env = {k: v for k, v in env.items()
+           if k not in _MAKE_VARIABLES and k not in toolchain.tools.unset}
+    build = BuildSettings(toolchain.tools, settings.offload_arch, max(1, jobs // at_once),
+                          settings.extra_args, settings.arch_given)
+    copies: dict[Path, Path] = {}
+    names = _folder_names(projects)
+
+    def one(index: int, project: Project) -> ProjectResult:
+        return _build(project, scratch / names[index], copies.get(project.top), build, env,
+                      settings.timeout, processes, originals or {})
+
+    try:
+        # the copies first, one per tree, before anything runs
+        for project in projects:
+            if project.system.builds_in_place and project.top not in copies:
+                copy = scratch / "source" / f"{len(copies) + 1}-{project.top.name or 'tree'}"
+                if copy.exists():  # of an earlier run in the same --build-dir
+                    shutil.rmtree(copy)
+                copy_tree(project.top, copy)
+                copies[project.top] = copy
+        verification.projects += in_parallel(one, projects, at_once, processes, observe)
+    finally:
+        if settings.build_dir is None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    verification.seconds = time.monotonic() - started
+    return verification
+
+
+def _scratch(build_dir: Path | None) -> Path:
+    if build_dir is None:
+        return Path(tempfile.mkdtemp(prefix="hipport-build-"))
+    try:
+        build_dir.mkdir(parents=True, exist_ok=True)
+        (build_dir / MARKER).touch()
+    except OSError as error:
+        raise UsageError(f"--build-dir {build_dir}: {error.strerror or error}") from None
+    return build_dir
+
+
+def check_build_dir(build_dir: Path, tops: Sequence[Path]) -> None:
+    """``--build-dir`` must lie outside the verified trees, and be empty or
+    one hipport made: a build writes there, and a user's files are never
+    written over."""
+    folder = build_dir.resolve()
+    for top in tops:
+        top = top.resolve()
+        if folder == top or folder.is_relative_to(top) or top.is_relative_to(folder):
+            raise UsageError(f"--build-dir {build_dir} is inside the tree it builds ({top}) "
+                             "or holds it: give a folder outside it")
+    try:
+        entries = list(folder.iterdir()) if folder.is_dir() else []
+    except OSError as error:
+        raise unreadable(build_dir, error) from None
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--build-dir {build_dir} is not a folder")
+    if entries and not (folder / MARKER).is_file():
+        raise UsageError(f"--build-dir {build_dir} is not empty and was not made by hipport "
+                         f"(no {MARKER} in it): give an empty or new folder")
+
+
+def _folder_names(projects: Sequence[Project]) -> list[str]:
+    """A build folder's name per project, the same from run to run (a
+    --build-dir is built in again): its tree, its path there, its system."""
+    names: list[str] = []
+    for project in projects:
+        relative = project.root.relative_to(project.top).as_posix()
+        name = project.top.name or "tree"
+        if relative != ".":
+            name += "-" + relative.replace("/", "_")
+        name += f"-{project.system.name}"
+        taken = sum(n == name or n.startswith(name + ".") for n in names)
+        names.append(f"{name}.{taken + 1}" if taken else name)
+    return names
+
+
+def _build(project: Project, folder: Path, copy: Path | None, settings: BuildSettings,
+           env: Mapping[str, str], timeout: float, processes: Processes,
+           originals: Mapping[Path, Path]) -> ProjectResult:
+    began = time.monotonic()
+    system = project.system
+    if copy is not None:
+        source = copy / project.root.relative_to(project.top)
+        folder = source
+    else:
+        source = project.root
+        folder.mkdir(parents=True, exist_ok=True)
+    plan = system.build_plan(source, folder, settings)
+    result = ProjectResult(project, folder)
+    if plan is None:
+        return result
+    places = _Places(project, copy, originals)
+    output = ""
+    for step in plan.steps:
+        step_env = dict(env) | dict(step.env)
+        started = time.monotonic()
+        status, text = processes.run(list(step.argv), step_env, step.cwd, timeout)
+        seconds = time.monotonic() - started
+        kept, cut = kept_output(text)
+        result.steps.append(StepResult(step.name, step.argv, status, seconds, kept, cut))
+        result.findings += _findings(project, step.name, text, status, places, timeout)
+        output += text
+        if status != 0:
+            break
+    result.targets = system.made_targets(plan, output)
+    result.seconds = time.monotonic() - began
+    return result
+
+
+class _Places:
+    """Where a file the tools named is in the user's tree (a copy's file is
+    the tree's), and in the CUDA original."""
+
+    def __init__(self, project: Project, copy: Path | None,
+                 originals: Mapping[Path, Path]) -> None:
+        self.project = project
+        self.copy = copy
+        self.originals = originals
+        self.source = copy / project.root.relative_to(project.top) if copy else project.root
+
+    def tree(self, path: Path) -> Path:
+        if self.copy is not None and (path == self.copy or path.is_relative_to(self.copy)):
+            return self.project.top / path.relative_to(self.copy)
+        return path
+
+    def resolve(self, name: str, folder: str | None) -> Path:
+        path = Path(name)
+        base = Path(folder) if folder else self.source
+        return self.tree(Path(os.path.normpath(path if path.is_absolute() else base / path)))
+
+    def inside(self, path: Path) -> bool:
+        return inside(path, [self.project.top])
+
+    def at(self, path: Path, line: int, column: int = 0) -> Location:
+        return Location(path, max(1, line), column)
+
+    def original(self, location: Location | None) -> Location | None:
+        return original_of(location, self.originals) if location is not None else None
+
+    def build_file_line(self, *words: str | None) -> Location:
+        """The first line of the project's top build file that names one of
+        ``words`` (a target, a library: ``-lfoo``, else ``foo``), else its
+        first line."""
+        path = self.project.build_file
+        try:
+            lines = path.read_text(encoding="latin-1").splitlines()
+        except OSError:
+            lines = []
+        for word in words:
+            if not word:
+                continue
+            pattern = re.compile(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])")
+            for number, text in enumerate(lines, 1):
+                if pattern.search(text.split("#", 1)[0]):
+                    return Location(path, number)
+        return Location(path, 1)
+
+
+def _findings(project: Project, step: str, output: str, status: int | None,
+              places: _Places, timeout: float) -> list[BuildFinding]:
+    log = read_log(output)
+    found: list[BuildFinding] = []
+    segment: list[BuildFinding] = []  # since the last failure make reported
+    units: set[Path | None] = set()
+    last_unit: Path | None = None
+    symbols: set[str] = set()
+    link_failed: LinkFailed | None = None
+    shell: ShellError | None = None
+    unexplained: list[MakeFailure] = []
+    events: list[tuple[int, object]] = [(p.index, p) for p in log.problems]
+    events += [(f.index, f) for f in log.failures]
+    for _, event in sorted(events, key=lambda e: e[0]):
+        if isinstance(event, ConfigureError):
+            segment.append(_configure(event, step, places))
+        elif isinstance(event, CompileError):
+            unit = _unit(event, places) or last_unit
+            last_unit = unit
+            if unit not in units:
+                units.add(unit)
+                segment.append(_compile(event, unit, step, places))
+        elif isinstance(event, LinkError):
+            key = event.symbol or event.message
+            if key not in symbols:
+                symbols.add(key)
+                segment.append(_link(event, step, places))
+        elif isinstance(event, LinkFailed):
+            link_failed = event
+        elif isinstance(event, ShellError):
+            shell = event
+        elif isinstance(event, MakeFailure):
+            target = project.system.target_named(event.target) if event.target else None
+            if segment:
+                found += [_with_target(f, target) for f in segment]
+            elif event.status is None:
+                found.append(_make_complaint(event, target, step, places))
+            elif shell is not None:
+                found.append(BuildFinding("HP658", f"error: {shell.message}", step,
+                                          _marker_place(event, target, places), None, target,
+                                          text=shell.text))
+            elif link_failed is not None:
+                found.append(BuildFinding("HP659", f"error: linking {target or 'a target'} "
+                                          "failed", step, places.build_file_line(target),
+                                          None, target, text=link_failed.text))
+            else:
+                unexplained.append(event)
+            segment, units, last_unit, link_failed, shell = [], set(), None, None, None
+    found += segment
+    found = _capped_links(found)
+    if status is None:
+        found.append(BuildFinding(
+            "HP021", f"the {step} step did not finish within the time limit ({timeout:g} s); "
+            "stopped", step, Location(project.build_file, 1)))
+    elif status != 0 and not found:
+        found.append(_unexplained(project, step, output, status, unexplained, places))
+    for i, finding in enumerate(found):
+        if finding.location is not None and finding.original is None:
+            found[i] = _with_original(finding, places.original(finding.location))
+    return found
+
+
+def _with_target(finding: BuildFinding, target: str | None) -> BuildFinding:
+    if finding.target is not None or target is None:
+        return finding
+    return BuildFinding(finding.code, finding.message, finding.step, finding.location,
+                        finding.original, target, finding.unit, finding.error, finding.text)
+
+
+def _with_original(finding: BuildFinding, original: Location | None) -> BuildFinding:
+    return BuildFinding(finding.code, finding.message, finding.step, finding.location,
+                        original, finding.target, finding.unit, finding.error, finding.text)
+
+
+def _capped_links(found: list[BuildFinding]) -> list[BuildFinding]:
+    """At most ``_LINKS_SHOWN`` undefined symbols per target; the last one
+    listed says how many more there are."""
+    kept: list[BuildFinding] = []
+    counts: dict[str | None, int] = {}
+    for finding in found:
+        if finding.code == "HP659" and "undefined" in finding.message:
+            counts[finding.target] = counts.get(finding.target, 0) + 1
+            if counts[finding.target] > _LINKS_SHOWN:
+                continue
+        kept.append(finding)
+    for target, count in counts.items():
+        if count > _LINKS_SHOWN:
+            last = max(i for i, f in enumerate(kept) if f.code == "HP659"
+                       and f.target == target and "undefined" in f.message)
+            f = kept[last]
+            kept[last] = BuildFinding(
+                f.code, f"{f.message} (and {count - _LINKS_SHOWN} more undefined symbols)",
+                f.step, f.location, f.original, f.target, f.unit, f.error, f.text)
+    return kept
+
+
+def _configure(event: ConfigureError, step: str, places: _Places) -> BuildFinding:
+    location: Location | None = None
+    frames = [(event.file, event.line)] if event.file else []
+    frames += [(frame.file, frame.line) for frame in event.stack]
+    for name, line in frames:
+        if name is None:
+            continue
+        path = places.resolve(name, None)
+        if places.inside(path):
+            location = places.at(path, line)
+            break
+    if location is None:
+        location = Location(places.project.build_file, 1)
+    where = ""
+    if event.file and (location.path != places.resolve(event.file, None)):
+        where = f" (in {event.file}:{event.line})" if event.line else f" (in {event.file})"
+    return BuildFinding("HP657", f"error: CMake: {event.message}{where}", step, location,
+                        text=event.text)
+
+
+def _unit(event: CompileError, places: _Places) -> Path | None:
+    """The translation unit of a compile error: the outermost file of its
+    include chain, or its own file, when that is a source (GCC names only
+    the part of the chain that changed since its last error: a header
+    there is the previous error's unit)."""
+    chain = event.error.included_from
+    name = chain[0].file if chain else event.error.file
+    if name is None or Path(name).suffix not in _SOURCE_SUFFIXES:
+        return None
+    return places.resolve(name, event.folder)
+
+
+def _compile(event: CompileError, unit: Path | None, step: str,
+             places: _Places) -> BuildFinding:
+    error = event.error
+    location = located(error, lambda name: places.resolve(name, event.folder),
+                       [places.project.top])
+    if location is None:
+        location = Location(unit, 1) if unit is not None and places.inside(unit) else None
+    return BuildFinding("HP658", error.text, step, location, None, None, unit, error,
+                        event.text)
+
+
+def _link(event: LinkError, step: str, places: _Places) -> BuildFinding:
+    message = f"error: {event.message}"
+    if event.library:
+        return BuildFinding("HP659", message, step, places.build_file_line(
+            event.library, event.library[2:]), text=event.text)
+    source = _link_source(event, places)
+    location = None
+    if source is not None:
+        line = event.line or _line_naming(source, event.symbol)
+        location = Location(source, line or 1)
+    return BuildFinding("HP659", message, step, location, text=event.text)
+
+
+def _link_source(event: LinkError, places: _Places) -> Path | None:
+    """The file that refers to the symbol: as the linker named it (with a
+    path: from where make ran), else the one file of that name in the
+    project, else the source the object file was compiled from."""
+    names = [event.file] if event.file else []
+    if event.object:
+        stem = Path(event.object).name
+        for suffix in (".o", ".obj"):
+            stem = stem[:-len(suffix)] if stem.endswith(suffix) else stem
+        names.append(stem)
+    for name in names:
+        path = places.resolve(name, event.folder)
+        if places.inside(path) and path.is_file():
+            return path
+        matches = _named_in(places.project.root, Path(name).name)
+        if len(matches) == 1:
+            return matches[0]
+    return None
+
+
+def _named_in(folder: Path, name: str) -> list[Path]:
+    found: list[Path] = []
+    for here, subfolders, files in os.walk(folder):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".") and d not in _SKIPPED]
+        if name in files:
+            found.append(Path(here, name))
+        if len(found) > 1:
+            break
+    return found
+
+
+def _line_naming(path: Path, symbol: str | None) -> int:
+    """The first line of ``path`` that names the symbol's function (the last
+    name of ``ns::f<int>(int)``: ``f``); 0 when none does."""
+    if not symbol:
+        return 0
+    bare = re.sub(r"\(.*$", "", symbol)
+    bare = re.sub(r"<.*>", "", bare)
+    names = _WORD.findall(bare)
+    if not names:
+        return 0
+    name = re.escape(names[-1])
+    pattern = re.compile(rf"\b{name}\b")
+    # A declaration (``void f(int);``) names it too: a use is wanted.
+    declaration = re.compile(rf"^\s*(?!(?:return|co_return|throw|else|case|do)\b)"
+                             rf"[A-Za-z_][\w:<>,*&\s]*?[\s*&]{name}\s*\([^()]*\)\s*"
+                             rf"(?:const\s*)?(?:noexcept\s*)?;")
+    try:
+        lines = path.read_text(encoding="latin-1").splitlines()
+    except OSError:
+        return 0
+    naming = [n for n, text in enumerate(lines, 1) if pattern.search(text.split("//", 1)[0])]
+    uses = [n for n in naming if not declaration.match(lines[n - 1])]
+    return (uses or naming or [0])[0]
+
+
+def _marker_place(event: MakeFailure, target: str | None, places: _Places) -> Location:
+    """The rule make named (in the tree's Makefile), else the project's
+    build file where it names the target."""
+    if event.makefile and event.line:
+        path = places.resolve(event.makefile, event.folder)
+        if places.inside(path):
+            return Location(path, event.line)
+    return places.build_file_line(target)
+
+
+def _make_complaint(event: MakeFailure, target: str | None, step: str,
+                    places: _Places) -> BuildFinding:
+    why = event.why.rstrip(".").removesuffix(".  Stop").removesuffix("  Stop").strip()
+    missing = re.search(r"No rule to make target [`'](.+?)'", why)
+    location = places.build_file_line(Path(missing[1]).name) if missing else \
+        _marker_place(event, target, places)
+    return BuildFinding("HP658", f"error: make: {why}", step, location, None, target)
+
+
+def _unexplained(project: Project, step: str, output: str, status: int,
+                 failures: list[MakeFailure], places: _Places) -> BuildFinding:
+    """A step that failed and said nothing hipport reads."""
+    code = "HP657" if step == "configure" else "HP658"
+    if failures:
+        first = failures[0]
+        target = project.system.target_named(first.target) if first.target else None
+        return BuildFinding(code, f"error: {target or 'a target'}: {first.why}", step,
+                            _marker_place(first, target, places), None, target)
+    last = next((line.strip() for line in reversed(output.splitlines()) if line.strip()),
+                "it printed nothing")
+    return BuildFinding(code, f"error: the {step} step exited with status {status}: {last}",
+                        step, Location(project.build_file, 1))
