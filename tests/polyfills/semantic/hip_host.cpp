@@ -133,6 +133,24 @@ void test_stream_access_policy() {
                hipErrorInvalidValue, "another attribute");
 }
 
+void test_emulation_enums() {
+    using check::expect;
+    // CUDA 13's library_types.h: the values code may store or compare.
+    expect(CUDA_EMULATION_STRATEGY_DEFAULT == 0 && CUDA_EMULATION_STRATEGY_PERFORMANT == 1 &&
+               CUDA_EMULATION_STRATEGY_EAGER == 2, "cudaEmulationStrategy's values");
+    expect(CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC == 0 &&
+               CUDA_EMULATION_MANTISSA_CONTROL_FIXED == 1, "cudaEmulationMantissaControl's values");
+    expect(CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT == 0xFFFF &&
+               CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE == 0 &&
+               CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY == 1 &&
+               CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN == 2,
+           "cudaEmulationSpecialValuesSupport's values");
+    cudaEmulationMantissaControl_t control = CUDA_EMULATION_MANTISSA_CONTROL_FIXED;
+    cudaEmulationMantissaControl same = control;
+    expect(same == CUDA_EMULATION_MANTISSA_CONTROL_FIXED && sizeof(same) == sizeof(int),
+           "the _t names are the same types, int-sized as CUDA's");
+}
+
 void test_persisting_l2() {
     using check::expect;
     int value = -1;
@@ -249,6 +267,7 @@ int main(int argc, char** argv) {
         {"mem-location-numa", test_mem_location_numa},
         {"stream-access-policy", test_stream_access_policy},
         {"persisting-l2", test_persisting_l2},
+        {"emulation-enums", test_emulation_enums},
 #if HIP_VERSION >= 50700000
         {"float2bfloat16-rounding", test_float2bfloat16_rounding},
         {"bfloat162-from-floats", test_bfloat162_from_floats},
