@@ -30,6 +30,9 @@ TRANSLATED: dict[str, str] = {
     "--fmad=false": "-ffp-contract=off",
     "--default-stream=per-thread": "-fgpu-default-stream=per-thread",
     "--default-stream=legacy": "-fgpu-default-stream=legacy",
+    # Each kernel's registers and memory printed: Clang's remarks (HIP 5.2 and 6.4).
+    "-res-usage": "-Rpass-analysis=kernel-resource-usage",
+    "--resource-usage": "-Rpass-analysis=kernel-resource-usage",
 }
 # Only where the command is known to be nvcc: elsewhere these mean other things.
 NVCC_ONLY_TRANSLATED = {"-dc": "-fgpu-rdc -c", "--device-c": "-fgpu-rdc -c"}
@@ -64,10 +67,6 @@ _ARCH_VALUES = frozenset({"native", "all", "all-major"})
 UNTRANSLATABLE: dict[str, str] = {
     "-maxrregcount": "register limit: use __launch_bounds__ in the source instead",
     "--maxrregcount": "register limit: use __launch_bounds__ in the source instead",
-    "-res-usage": "resource usage: recent Clang prints it with "
-                  "-Rpass-analysis=kernel-resource-usage",
-    "--resource-usage": "resource usage: recent Clang prints it with "
-                        "-Rpass-analysis=kernel-resource-usage",
     "-keep": "intermediate files: use -save-temps", "--keep": "intermediate files: use -save-temps",
     "--keep-dir": "intermediate files: use -save-temps=obj",
     "-ptx": "PTX output has no HIP equivalent", "--ptx": "PTX output has no HIP equivalent",
