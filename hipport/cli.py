@@ -221,7 +221,7 @@ def cli(ctx: click.Context) -> None:
 @click.option("--offload-arch", metavar="gfx90a;gfx942",
               help="AMD GPU targets written into converted build files "
               "(default: gfx90a;gfx942); their wavefront size bounds cooperative-groups "
-              "tiles (HP412).")
+              "tiles (HP412), gfx942 has no texture units (HP413).")
 @click.option("--verify", is_flag=True, help="Then build the converted tree with its own "
               "CMakeLists.txt or Makefiles (without one: compile every converted translation "
               "unit) and report what fails (docs/verify.md).")

@@ -188,6 +188,24 @@ _HAZARDS: tuple[Code, ...] = (
              "for (int o = tile.size() / 2; o > 0; o /= 2) v += tile.shfl_down(v, o);\n"
              "// then combine the two tiles' results through shared memory"),
          work=Work.BREAKS_BUILD),
+    Code("HP413", "texture-without-image-support",
+         "Texture or surface access built for a GPU without texture units (gfx942: MI300); "
+         "it does not compile for that target.", Severity.ERROR, _explain(
+             "MI300 GPUs (gfx940, gfx941, gfx942) have no texture units. ROCm's headers mark "
+             "every texture fetch (`tex1Dfetch`, `tex2D`, `tex3DLod`, ...) and surface access "
+             "(`surf2Dread`, ...) `unavailable(\"The image/texture API not supported on the "
+             "device\")` when compiling for them, so the file fails to compile for that "
+             "target (ROCm 6.4). gfx90a and the RDNA GPUs have texture units. hipport takes "
+             "the GPUs from `--offload-arch` (default gfx90a;gfx942).",
+             "Build for GPUs with texture units only (`hipport convert --offload-arch "
+             "gfx90a`, and the same in your build files), or replace the texture reads with "
+             "plain loads (and the filtering or addressing modes they did, by hand) where "
+             "MI300 matters.",
+             "__global__ void k(cudaTextureObject_t t, float* o) {\n"
+             "  o[0] = tex2D<float>(t, 0.5f, 0.5f);\n}",
+             "__global__ void k(const float* img, int pitch, float* o) {\n"
+             "  o[0] = img[0 * pitch + 0];  // the texel, no filtering\n}"),
+         work=Work.BREAKS_BUILD),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(
