@@ -93,3 +93,19 @@ def test_makefile_include_and_include_paths(tmp_path):
     assert [p.name for p in target.sources] == ["main.cu"]
     assert target.include_dirs == ((root / "shared").resolve(),)
     assert {p.name for p in found.read} == {"Makefile", "common.mk"}
+
+
+def test_makefile_words_that_name_no_file(tmp_path):
+    # `report` ended with "internal error: PosixPath('/') has an empty name" on a
+    # corpus Makefile: with a `%.o: %.cu` rule, every word without a suffix is a
+    # possible stem, `/`, `.` and `..` too; a name too long for the file system
+    # names no file either.
+    long_name = "x" * 300
+    root = write_tree(tmp_path, {
+        "Makefile": "%.o: %.cu\n\tnvcc -c $< -o $@\n"
+                    f"PREFIX = /\nHERE = .\nUP = ..\nLONG = {long_name}\n"
+                    "all: main.o\n\tnvcc main.o -o app\n",
+        "main.cu": ""})
+    found = system_named("make").targets(root / "Makefile", root)
+    assert found is not None
+    assert [p.name for t in found.targets for p in t.sources] == ["main.cu"]

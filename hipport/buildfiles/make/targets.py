@@ -144,15 +144,25 @@ class _Makefile:
         if not word or word.startswith("-") or any(c in word for c in "*?[$%"):
             return []
         path = _within(self.folder, word)
-        if path.suffix in SOURCE_SUFFIXES and path.is_file():
+        if path.suffix in SOURCE_SUFFIXES and _is_file(path):
             return [path]
         stems = [path.with_suffix("")] if path.suffix in _OBJECT_SUFFIXES else []
         if self.pattern_suffixes and not path.suffix:
             stems.append(path)
         suffixes = SOURCE_SUFFIXES if path.suffix in _OBJECT_SUFFIXES else \
             tuple(self.pattern_suffixes)
-        return [s.with_name(s.name + x) for s in stems for x in suffixes
-                if s.with_name(s.name + x).is_file()]
+        # `/`, `.`, `..` name no file (and have no name to add a suffix to)
+        return [s.with_name(s.name + x) for s in stems if s.name not in ("", "..")
+                for x in suffixes if _is_file(s.with_name(s.name + x))]
+
+
+def _is_file(path: Path) -> bool:
+    """A file, where a word of a Makefile names one (a name too long for the
+    file system, or one with a NUL byte, names none)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _within(folder: Path, name: str) -> Path:
