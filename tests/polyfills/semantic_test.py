@@ -113,7 +113,8 @@ def test_the_model_catches_a_wrong_fallback(tmp_path: Path):
 
 
 # ---------------------------------------------------------------- on the host --
-HOST_FAMILIES = ("memory-location", "l2-persistence", "bf16", "library-types")
+HOST_FAMILIES = ("memory-location", "l2-persistence", "bf16", "library-types",
+                 "runtime-macros")
 HOST_FALLBACKS = [f for f in NAMED if f.family in HOST_FAMILIES]
 _HOST_PROGRAMS: dict[str, Path] = {}
 

@@ -151,6 +151,18 @@ void test_emulation_enums() {
            "the _t names are the same types, int-sized as CUDA's");
 }
 
+void CUDART_CB callback(hipStream_t, hipError_t, void* data) {
+    *static_cast<int*>(data) += 1;
+}
+
+void test_callback_convention() {
+    // Declared with the macro, the function is a HIP stream callback as it is.
+    hipStreamCallback_t as_hip = callback;
+    int calls_made = 0;
+    as_hip(stream, hipSuccess, &calls_made);
+    check::expect(calls_made == 1, "a CUDART_CB function is a hipStreamCallback_t");
+}
+
 void test_persisting_l2() {
     using check::expect;
     int value = -1;
@@ -268,6 +280,7 @@ int main(int argc, char** argv) {
         {"stream-access-policy", test_stream_access_policy},
         {"persisting-l2", test_persisting_l2},
         {"emulation-enums", test_emulation_enums},
+        {"callback-convention", test_callback_convention},
 #if HIP_VERSION >= 50700000
         {"float2bfloat16-rounding", test_float2bfloat16_rounding},
         {"bfloat162-from-floats", test_bfloat162_from_floats},
