@@ -8,7 +8,7 @@
 builds settings or starts workers on its own."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -17,6 +17,7 @@ from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import display_path, shown_path
 from hipport.files import Selection, Skipped, SourcePath, discover
+from hipport.gpus import targets_for
 from hipport.jobs import FileResult, Job
 from hipport.locking import writing_under
 from hipport.request import Request
@@ -79,6 +80,12 @@ def plan(request: Request) -> Plan:
         _check_backup_names(jobs, request.backup, request.selection)
     if out is not None:
         _check_output_folders(jobs, out)
+    # The GPU targets the tree can be built for (hipport.gpus): every job
+    # below, the build files' and the sources', sees the same ones.
+    settings = targets_for(request.settings, [j.source for j in jobs
+                                              if j.convert and j.build_kind is None])
+    if settings is not request.settings:
+        request = replace(request, settings=settings)
     chosen = request.strategy.plan(Tree(request.paths, tuple(roots), request.mode, out,
                                         tuple(jobs), request.selection, request.rules,
                                         request.settings))

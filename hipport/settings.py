@@ -32,6 +32,11 @@ class Settings:
     assume_cuda_version: tuple[int, int] = DEFAULT_CUDA_VERSION
     # The AMD GPU targets written into converted build files.
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
+    # --offload-arch was given: the targets are the user's, never adapted.
+    offload_arch_given: bool = False
+    # Default targets the tree's code cannot be built for, left out of
+    # offload_arch (hipport.gpus.targets_for: MI300 where it reads textures).
+    offload_arch_left_out: tuple[str, ...] = ()
     # How exact a fallback of the polyfill header must be to be applied
     # (docs/polyfills.md): its exactness is one of these.
     polyfills: tuple[str, ...] = SAFE_POLYFILLS

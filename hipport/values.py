@@ -33,6 +33,7 @@ def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
         stability_check=not fast,
         assume_cuda_version=assumed_cuda(assume_cuda_version),
         offload_arch=offload_targets(offload_arch),
+        offload_arch_given=offload_arch is not None,
         polyfills=polyfill_choice(polyfills),
     )
 

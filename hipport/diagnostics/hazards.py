@@ -206,6 +206,24 @@ _HAZARDS: tuple[Code, ...] = (
              "__global__ void k(const float* img, int pitch, float* o) {\n"
              "  o[0] = img[0 * pitch + 0];  // the texel, no filtering\n}"),
          work=Work.BREAKS_BUILD),
+    Code("HP414", "target-without-image-support-left-out",
+         "The code reads textures, which MI300 (gfx942) lacks: it was left out of the default "
+         "GPU targets written into the build files.", Severity.WARNING, _explain(
+             "hipport's default GPU targets are gfx90a and gfx942. MI300 (gfx940-gfx942) has "
+             "no texture units, and ROCm declares the texture and surface API unavailable "
+             "when compiling for it, so a tree whose sources read or write textures "
+             "(`tex2D`, `tex1Dfetch`, `surf2Dread`, ...) would not build for it. Without "
+             "`--offload-arch`, the run leaves those GPUs out of every target list it writes "
+             "(`CMAKE_HIP_ARCHITECTURES`, `--offload-arch=`), and says so at the first such "
+             "call of each file. With `--offload-arch` naming gfx942, each call is HP413 "
+             "instead.",
+             "Nothing, to build for gfx90a. To run on MI300, replace the texture reads with "
+             "plain loads where it matters, then convert with `--offload-arch "
+             "\"gfx90a;gfx942\"`.",
+             "__global__ void k(cudaTextureObject_t t, float* o) {\n"
+             "  o[0] = tex2D<float>(t, 0.5f, 0.5f);\n}",
+             "# CMakeLists.txt, converted\nset(CMAKE_HIP_ARCHITECTURES gfx90a)"),
+         work=Work.NONE),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(

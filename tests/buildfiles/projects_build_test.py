@@ -3,7 +3,8 @@ convert and build with each HIP oracle's CMake, as docs/build-files.md says:
 a project that enables CUDA alone (it must gain CXX: find_package(hip)
 needs it), and a host-only main.cpp beside the kernels (it compiles as CXX
 and must get the HIP platform from hip::host; in a Makefile, from
--D__HIP_PLATFORM_AMD__ beside HIP's include path)."""
+-D__HIP_PLATFORM_AMD__ beside HIP's include path), and a texture reader
+(hipport's default targets without gfx942, which has no texture units)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.slow
 PROJECTS = Path(__file__).resolve().parent / "projects"
 
 
-@pytest.mark.parametrize("name", ["cuda_only", "host_main"])
+@pytest.mark.parametrize("name", ["cuda_only", "host_main", "texture_sampler"])
 def test_converted_project_builds(name: str, tmp_path: Path, hip_oracle: HipOracle):
     for tool in ("cmake", "make"):
         if not hip_oracle.has_tool(tool):
