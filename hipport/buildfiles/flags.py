@@ -222,7 +222,8 @@ def _foreach_arch(word: str, i: int) -> tuple[str, str, int] | None:
     if not (word.startswith(("$(foreach ", "${foreach ")) and word[-1] in ")}"):
         return None
     parts = word[10:-1].split(",", 2)
-    if len(parts) < 3 or not any(o in parts[2] for o in ("-gencode", "-arch", "--gpu-arch")):
+    if len(parts) < 3 or not any(o in parts[2] for o in ("-gencode", "--generate-code", "-arch",
+                                                         "--gpu-arch")):
         return None
     return "$(foreach)", f"arch=over {parts[1]}", i
 

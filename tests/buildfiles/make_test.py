@@ -40,6 +40,9 @@ def convert(text: str):
                  " -O2\n", f"F := {ARCHS} -O2\n", id="several-gencode"),
     pytest.param("G := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n",
                  f"G := {ARCHS}\n", id="foreach-gencode"),
+    pytest.param("CU_FLAGS += $(foreach cc,$(GPU_ARCH), \\\n\t --generate-code "
+                 "arch=compute_$(cc),code=sm_$(cc) )\n", f"CU_FLAGS += {ARCHS}\n",
+                 id="foreach-generate-code-continued"),
     pytest.param("F := -Xcompiler -fopenmp,-Wall\n", "F := -fopenmp -Wall\n", id="xcompiler"),
     pytest.param("F := -O2 -Xptxas -v -lineinfo\n", "F := -O2 -gline-tables-only\n",
                  id="xptxas-dropped-lineinfo"),
