@@ -107,6 +107,20 @@ _CONVERSIONS: tuple[Code, ...] = (
          "```cmake\nadd_executable(app main.cpp scale.cu)\n"
          "set_source_files_properties(scale.cu PROPERTIES LANGUAGE HIP)\n"
          "target_link_libraries(app PRIVATE hip::host)\n```"),
+    Code("HP616", "objects-before-sources", "Object files moved before the first `.cu` "
+         "input of a hipcc command: hipcc compiles every input after a `.cu` file as HIP "
+         "source.", _I,
+         "nvcc takes `main.cu util.o` on one command line and links the object. hipcc (HIP "
+         "5.2 and ROCm 6.4 alike) puts `-x hip` before the first `.cu` file, which Clang "
+         "applies to every input after it: `util.o:1:1: error: expected unqualified-id`. "
+         "Objects placed first are linked as objects. In a Makefile rule whose hipcc recipe "
+         "takes its inputs from `$^` or `$+`, the rule's object prerequisites are moved "
+         "before its first `.cu` prerequisite (not when the recipe also uses `$<`, the first "
+         "prerequisite); on a recipe line that names the files, the objects are moved "
+         "before the first `.cu` file. Only `.o` files move: the order of archives (`.a`) "
+         "decides which symbols they provide.\n\n"
+         "```make\nscan: scan_v1.o scan_v2.o scan.cu\n"
+         "\t$(HIPCC) $(FLAGS) -o $@ $+\n```"),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (

@@ -43,6 +43,14 @@ def convert(text: str):
     pytest.param("CU_FLAGS += $(foreach cc,$(GPU_ARCH), \\\n\t --generate-code "
                  "arch=compute_$(cc),code=sm_$(cc) )\n", f"CU_FLAGS += {ARCHS}\n",
                  id="foreach-generate-code-continued"),
+    pytest.param("scan: scan.cu scan_v1.o scan_v2.o\n\t$(NVCC) -O2 -o $@ $+\n",
+                 "scan: scan_v1.o scan_v2.o scan.cu\n\t$(HIPCC) -O2 -o $@ $+\n",
+                 id="objects-before-cu-prerequisite"),
+    pytest.param("app: main.cu util.o\n\tnvcc -o app main.cu util.o -lm\n",
+                 "app: main.cu util.o\n\thipcc -o app util.o main.cu -lm\n",
+                 id="objects-before-cu-on-the-command"),
+    pytest.param("app: main.cu b.o\n\t$(NVCC) -o $@ $< b.o\n",
+                 "app: main.cu b.o\n\t$(HIPCC) -o $@ b.o $<\n", id="objects-before-first-input"),
     pytest.param("F := -Xcompiler -fopenmp,-Wall\n", "F := -fopenmp -Wall\n", id="xcompiler"),
     pytest.param("F := -O2 -Xptxas -v -lineinfo\n", "F := -O2 -gline-tables-only\n",
                  id="xptxas-dropped-lineinfo"),
@@ -111,6 +119,12 @@ def test_make_fixes(before: str, after: str):
                  "\thipcc $(F) k.o -o app\n", id="rdc-link-already-hip"),
     pytest.param("$(foreach f,$(FILES),$(eval OBJS += $(f).o))\n", id="other-loop"),
     pytest.param("$(foreach sm,$(SMS),$(eval SM_LIST += $(sm)))\n", id="loop-without-flags"),
+    # link inputs: objects already first; $< would name another file; an archive's
+    # place decides its symbols; a C compiler's command
+    pytest.param("app: a.o main.cu\n\thipcc -o $@ $^\n", id="objects-already-first"),
+    pytest.param("app: main.cu a.o\n\thipcc -o $@ $< $(EXTRA) $^\n", id="recipe-with-first"),
+    pytest.param("app: main.cu lib.a\n\thipcc -o $@ $^\n", id="archive-not-moved"),
+    pytest.param("app: main.c a.o\n\t$(CC) -o $@ $^\n", id="c-compiler-link"),
 ])
 def test_make_noop(text: str):
     result = convert(text)

@@ -4,7 +4,8 @@ a project that enables CUDA alone (it must gain CXX: find_package(hip)
 needs it), and a host-only main.cpp beside the kernels (it compiles as CXX
 and must get the HIP platform from hip::host; in a Makefile, from
 -D__HIP_PLATFORM_AMD__ beside HIP's include path), and a texture reader
-(hipport's default targets without gfx942, which has no texture units)."""
+(hipport's default targets without gfx942, which has no texture units), and
+a link line with a .cu source before objects."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -48,3 +49,17 @@ def test_converted_makefile_with_host_cxx_builds(tmp_path: Path, hip_oracle: Hip
     print(f"\n{build.command}:\n{tail(build.proc)}")
     assert build.proc.returncode == 0, tail(build.proc, 40)
     assert executables(tmp_path) == {"host_main_make"}
+
+
+def test_converted_makefile_links_objects_with_a_cu_source(tmp_path: Path,
+                                                          hip_oracle: HipOracle):
+    """`$(NVCC) -o $@ $+` over main.cu and util.o: hipcc compiles every input
+    after a .cu file as HIP, so the objects go first (HP616)."""
+    if not hip_oracle.has_tool("make"):
+        missing(f"make not found for {hip_oracle.name}")
+    findings = convert_project(PROJECTS / "mixed_link", tmp_path, hip_oracle)
+    assert "HP616" in {f.code for f in findings}
+    build = make_build(hip_oracle, tmp_path)
+    print(f"\n{build.command}:\n{tail(build.proc)}")
+    assert build.proc.returncode == 0, tail(build.proc, 40)
+    assert executables(tmp_path) == {"mixed_link"}

@@ -35,7 +35,10 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
     findings: list[Finding] = []
     values: dict[str, list[str]] = {}  # every value given to each variable
     nvcc_recipes: list[tuple[Word, list[Word]]] = []
+    rule: MakeLine | None = None  # the rule the recipe lines below belong to
     for line in lines:
+        if line.kind is LineKind.RULE:
+            rule = line
         if line.kind in (LineKind.BLANK, LineKind.COMMENT, LineKind.DEFINE_BODY):
             continue
         claimed: list[tuple[int, int]] = []
@@ -57,6 +60,12 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
             nvcc = compiler is not None
             if compiler is not None:
                 nvcc_recipes.append((compiler, words))
+                moved = _objects_first(text, words[words.index(compiler) + 1:], "command",
+                                       _first_prerequisite(text, rule))
+                if moved is None and rule is not None:
+                    moved = _rule_objects_first(text, rule, words)
+                if moved is not None:
+                    findings.append(moved)
             claimed = _flags(text, words, options, nvcc, findings)
             if not nvcc:
                 findings += _host_platform(text, words)
@@ -147,6 +156,63 @@ def _rename(findings: list[Finding], renames: dict[str, str], name: Word, where:
     findings.append(_edit("HP612" if new == "ROCM_PATH" else "HP602",
                           f"variable {name.text} -> {new} ({where})", name.start, end,
                           replacement))
+
+
+def _objects_first(text: str, words: list[Word], where: str,
+                   first_prerequisite: str = "") -> Finding | None:
+    """HP616: the ``.o`` words after the first ``.cu`` word (or ``$<`` naming
+    a ``.cu`` prerequisite), moved before it (hipcc compiles every input
+    after a ``.cu`` file as HIP).  Only a run of plain file names moves: a
+    flag or a variable between them keeps its place (and its own edits)."""
+    def source(word: str) -> bool:
+        return word.endswith(".cu") or (word == "$<" and first_prerequisite.endswith(".cu"))
+
+    first = next((k for k, w in enumerate(words) if source(w.text)), None)
+    if first is None:
+        return None
+    late = [k for k in range(first + 1, len(words)) if words[k].text.endswith(".o")]
+    if not late:
+        return None
+    segment = words[first:late[-1] + 1]
+    if any(w.text.startswith("-") or ("$" in w.text and w.text != "$<") for w in segment):
+        return None
+    objects = [words[k] for k in late]
+    others = [w for w in segment if w not in objects]
+    new = " ".join(w.text for w in objects + others)
+    names = ", ".join(w.text for w in objects)
+    return _edit("HP616", f"{names} moved before {words[first].text} in the {where}: hipcc "
+                 "compiles every input after a .cu file as HIP source", segment[0].start,
+                 segment[-1].end, new)
+
+
+def _prerequisites(text: str, rule: MakeLine) -> list[Word]:
+    """The normal prerequisites of a rule line (none for a target-specific
+    variable)."""
+    body = text[rule.start:rule.content_end]
+    colon = body.find(":")
+    if colon < 0 or body[colon:colon + 2] in (":=", "::") or "=" in body[colon:]:
+        return []
+    end = rule.content_end
+    for stop in ("|", ";"):  # order-only prerequisites; a recipe on the rule's line
+        at = body.find(stop, colon)
+        if at >= 0:
+            end = min(end, rule.start + at)
+    return list(split_words(text, rule.start + colon + 1, end))
+
+
+def _first_prerequisite(text: str, rule: MakeLine | None) -> str:
+    words = _prerequisites(text, rule) if rule is not None else []
+    return words[0].text if words else ""
+
+
+def _rule_objects_first(text: str, rule: MakeLine, recipe: list[Word]) -> Finding | None:
+    """A recipe that takes its inputs from ``$^``/``$+``: the rule's object
+    prerequisites before its first ``.cu`` one (not with ``$<``, which would
+    name another file)."""
+    used = " ".join(w.text for w in recipe)
+    if not any(v in used for v in ("$^", "$+")) or "$<" in used:
+        return None
+    return _objects_first(text, _prerequisites(text, rule), "prerequisites")
 
 
 def _edit(code: str, message: str, start: int, end: int, new: str) -> Finding:
