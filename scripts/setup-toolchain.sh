@@ -233,11 +233,12 @@ if [[ $mode == unpack ]]; then
 fi
 
 # ------------------------------------------------- CUDA library headers ----
-# nvcc (in /usr/local/cuda) ships no cuBLAS/cuRAND/cuFFT headers; they come
-# in NVIDIA's PyPI wheels (~700 MB, mostly libraries).  Only their include
+# nvcc (in /usr/local/cuda) ships no cuBLAS/cuRAND/cuFFT/cuSOLVER headers; they come
+# in NVIDIA's PyPI wheels (~1 GB, mostly libraries).  Only their include
 # folders are kept, under .toolchain/cuda-extra/include.
 CUDA_EXTRA="$TC/cuda-extra"
-CUDA_WHEELS=(nvidia-cublas==13.0.2.14 nvidia-curand==10.4.0.35 nvidia-cufft==12.0.0.61)
+CUDA_WHEELS=(nvidia-cublas==13.0.2.14 nvidia-curand==10.4.0.35 nvidia-cufft==12.0.0.61
+             nvidia-cusolver==12.4.1.2)
 cuda_stamp="${CUDA_WHEELS[*]}"
 if [[ -f "$CUDA_EXTRA/.hipport-stamp" && "$(cat "$CUDA_EXTRA/.hipport-stamp")" == "$cuda_stamp" \
       && -z "${HIPPORT_TOOLCHAIN_REFRESH:-}" ]]; then

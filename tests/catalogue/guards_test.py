@@ -20,7 +20,7 @@ from tests.toolchain import HIP_OFFLOAD_ARCH, HipOracle, cuda_include_dirs
 CUDA_ROOTS = (Path("/usr/local/cuda/include"), *cuda_include_dirs())
 # Library headers neither the CUDA toolkit nor the CUDA wheels here install;
 # their guards come from the headers NVIDIA publishes (docs/preprocessor.md).
-NOT_INSTALLED = frozenset({"cusparse.h", "cusparse_v2.h", "cusolver_common.h", "cusolverDn.h"})
+NOT_INSTALLED = frozenset({"cusparse.h", "cusparse_v2.h"})
 
 # CUDA headers that bring in a half, bfloat16 or complex header whose HIP
 # counterparts do not (hipBLAS 5.2 has its own complex types): after conversion
@@ -32,6 +32,10 @@ KNOWN_GAPS = frozenset({
     ("cuda_bf16.h", "HIP_INCLUDE_HIP_HIP_FP16_H"), ("cuda_fp8.h", "HIP_INCLUDE_HIP_HIP_FP16_H"),
     ("cuda_fp8.h", "HIP_INCLUDE_HIP_HIP_BF16_H"),
     ("cublas.h", "HIP_INCLUDE_HIP_HIP_COMPLEX_H"), ("cublas_v2.h", "HIP_INCLUDE_HIP_HIP_COMPLEX_H"),
+    # cusolverDn.h includes cublas_api.h and cuda_fp16.h; hipsolver.h neither
+    ("cusolverDn.h", "HIPBLAS_H"), ("cusolverDn.h", "HIP_INCLUDE_HIP_HIP_FP16_H"),
+    ("cusolverDn.h", "HIP_INCLUDE_HIP_HIP_BF16_H"),
+    ("cusolverDn.h", "HIP_INCLUDE_HIP_HIP_COMPLEX_H"),
 })
 
 

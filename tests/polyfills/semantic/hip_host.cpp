@@ -151,6 +151,29 @@ void test_emulation_enums() {
            "the _t names are the same types, int-sized as CUDA's");
 }
 
+void test_cusolver_precision_enum() {
+    using check::expect;
+    // cusolver_common.h: CUDA's values, which code may store or compare.
+    expect(CUSOLVER_R_8I == 1201 && CUSOLVER_R_8U == 1202 && CUSOLVER_R_64F == 1203 &&
+               CUSOLVER_R_32F == 1204 && CUSOLVER_R_16F == 1205 && CUSOLVER_R_16BF == 1206 &&
+               CUSOLVER_R_TF32 == 1207 && CUSOLVER_R_AP == 1208, "the real precisions");
+    expect(CUSOLVER_C_8I == 1211 && CUSOLVER_C_8U == 1212 && CUSOLVER_C_64F == 1213 &&
+               CUSOLVER_C_32F == 1214 && CUSOLVER_C_16F == 1215 && CUSOLVER_C_16BF == 1216 &&
+               CUSOLVER_C_TF32 == 1217 && CUSOLVER_C_AP == 1218, "the complex precisions");
+    cusolverPrecType_t p = CUSOLVER_C_64F;
+    expect(sizeof(p) == sizeof(int), "int-sized, as CUDA's");
+}
+
+void test_cusolver_irs_refinement_enum() {
+    check::expect(CUSOLVER_IRS_REFINE_NOT_SET == 1100 && CUSOLVER_IRS_REFINE_NONE == 1101 &&
+                      CUSOLVER_IRS_REFINE_CLASSICAL == 1102 &&
+                      CUSOLVER_IRS_REFINE_CLASSICAL_GMRES == 1103 &&
+                      CUSOLVER_IRS_REFINE_GMRES == 1104 && CUSOLVER_IRS_REFINE_GMRES_GMRES == 1105 &&
+                      CUSOLVER_IRS_REFINE_GMRES_NOPCOND == 1106 && CUSOLVER_PREC_DD == 1150 &&
+                      CUSOLVER_PREC_SS == 1151 && CUSOLVER_PREC_SHT == 1152,
+                  "the refinement solvers and precisions");
+}
+
 void CUDART_CB callback(hipStream_t, hipError_t, void* data) {
     *static_cast<int*>(data) += 1;
 }
@@ -281,6 +304,8 @@ int main(int argc, char** argv) {
         {"persisting-l2", test_persisting_l2},
         {"emulation-enums", test_emulation_enums},
         {"callback-convention", test_callback_convention},
+        {"cusolver-precision-enum", test_cusolver_precision_enum},
+        {"cusolver-irs-refinement-enum", test_cusolver_irs_refinement_enum},
 #if HIP_VERSION >= 50700000
         {"float2bfloat16-rounding", test_float2bfloat16_rounding},
         {"bfloat162-from-floats", test_bfloat162_from_floats},
