@@ -134,6 +134,10 @@ _CODE_RULES = (
     _rewrite("HP312", "launch-chevrons-joined", "Kernel launch written with spaced chevrons "
              "(`k << <grid, block >> > (args)`, which nvcc accepts; clang, so hipcc, reads only "
              "the `<<<` and `>>>` tokens): the chevrons joined.", reference=False),
+    _rewrite("HP313", "host-math-classification", "C's floating-point classification "
+             "function called unqualified in host code (`isfinite(x)`: HIP declares only its "
+             "device overloads in the global namespace, so the host compile fails): written "
+             "`std::isfinite(x)`, the same function.", reference=False),
 )
 
 _LEDGER = (
