@@ -48,7 +48,7 @@ def _from_build(result: BuildVerification, root: Path) -> BuildOutcome:
     failed: set[str] = set()
     passed: set[str] = set()
     configured = True
-    for project, finding in result.findings:
+    for _, finding in result.findings:
         stage = _STAGES.get(finding.code, "compile")
         configured &= stage != "configure"
         where = finding.location

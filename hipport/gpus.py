@@ -30,6 +30,7 @@ IMAGE_FUNCTIONS = frozenset({
 })
 # The GPUs ROCm's amd_device_functions.h defines __HIP_NO_IMAGE_SUPPORT for.
 WITHOUT_IMAGES = frozenset({"gfx940", "gfx941", "gfx942"})
+_RDNA = re.compile(r"gfx1[0-9]{3}[a-z]?")
 # A call of one of them, as bytes: the cheap test before a file is parsed.
 _IMAGE_CALL = re.compile(rb"\b(?:" + b"|".join(
     re.escape(n.encode()) for n in sorted(IMAGE_FUNCTIONS, key=len, reverse=True))
@@ -39,6 +40,12 @@ _IMAGE_CALL = re.compile(rb"\b(?:" + b"|".join(
 def processor(arch: str) -> str:
     """``gfx90a:xnack+`` -> ``gfx90a``."""
     return arch.split(":", 1)[0]
+
+
+def wavefront(arch: str) -> int:
+    """Lanes per wavefront of HIP code built for ``arch``: 64 on CDNA, 32 on
+    RDNA (gfx10xx-gfx12xx, whose HIP code is built for 32-lane wavefronts)."""
+    return 32 if _RDNA.fullmatch(processor(arch)) else 64
 
 
 def without_images(archs: Iterable[str]) -> list[str]:

@@ -10,12 +10,12 @@ code is built for 32-lane wavefronts), so the limit is that of the GPUs
 built for: `--offload-arch`, or hipport's default targets."""
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from tree_sitter import Node
 
 from hipport.findings import Finding
+from hipport.gpus import wavefront
 from hipport.rules import Context, file_rule
 from hipport.rules.hazards.nodes import hazard, matches, query, text
 
@@ -37,13 +37,6 @@ _ASSERTS = {
     "tiled_partition": "Tiled partition with size > wavefront size",
     "thread_block_tile": "Tile size is either not a power of 2 or greater than the wavefront size",
 }
-_RDNA = re.compile(r"gfx1[0-9]{3}[a-z]?")
-
-
-def wavefront(arch: str) -> int:
-    """Lanes per wavefront of HIP code built for ``arch`` (`gfx90a:xnack+`)."""
-    return 32 if _RDNA.fullmatch(arch.split(":", 1)[0]) else 64
-
 
 def _qualified(name: Node) -> bool:
     return name.parent is not None and name.parent.type == "qualified_identifier"
