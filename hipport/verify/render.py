@@ -36,12 +36,15 @@ def finding_lines(result: UnitResult, shown: Shown, others: int = 0) -> list[str
     if result.location is not None and result.location.path != result.unit.path:
         more = f" and {others} more with the same first error" if others else ""
         lines.append(f"  in translation unit {shown(result.unit.path)}{more}")
-    if result.original is not None:
-        lines.append(f"  original: {_at(result.original, shown)}")
-    advice = hint(result.message)
-    if advice:
-        lines.append(f"  hint: {advice}")
-    return lines
+    return lines + _original_and_hint(result.original, result.message, shown)
+
+
+def _original_and_hint(original: Location | None, message: str, shown: Shown) -> list[str]:
+    """The lines under a finding: the CUDA original's place, and what to do
+    when the message's cause is known."""
+    lines = [f"  original: {_at(original, shown)}"] if original is not None else []
+    advice = hint(message)
+    return lines + [f"  hint: {advice}"] if advice else lines
 
 
 def text_lines(verification: Verification, shown: Shown) -> list[str]:
@@ -138,12 +141,7 @@ def build_finding_lines(result: ProjectResult, finding: BuildFinding, shown: Sho
     if others:
         where += f" (and {others} more with the same error)"
     lines.append(where)
-    if finding.original is not None:
-        lines.append(f"  original: {_at(finding.original, shown)}")
-    advice = hint(finding.message)
-    if advice:
-        lines.append(f"  hint: {advice}")
-    return lines
+    return lines + _original_and_hint(finding.original, finding.message, shown)
 
 
 def build_text_lines(verification: BuildVerification, shown: Shown) -> list[str]:
