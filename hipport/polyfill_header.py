@@ -10,7 +10,9 @@ run needs and what the header there already emulates: converting part of a
 tree never takes a fallback from the other files."""
 from __future__ import annotations
 
+import functools
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from hipport.parse.model import Reference
 from hipport.polyfills import (
     DEFAULT_HEADER,
     Exactness,
+    bundled_polyfills,
     covered_names,
     is_generated,
     render,
@@ -60,6 +63,34 @@ def overload_uses(scan: Scan, settings: Settings) -> list[Reference]:
 
 
 _LOCATION = "cudaMemLocation"
+_HIP_LOCATION = re.compile(rb"\bhipMemLocation")
+
+
+@functools.lru_cache(maxsize=1)
+def _overloaded() -> tuple[tuple[str, re.Pattern[bytes]], ...]:
+    """(CUDA name, a call of the HIP function it overloads) for each name
+    whose fallback adds a signature to a HIP function."""
+    return tuple((n.cuda, re.compile(rb"\b" + re.escape(n.overloads.encode()) + rb"\s*\("))
+                 for f in bundled_polyfills() for n in f.names if n.overloads)
+
+
+def converted_overload_uses(data: bytes, settings: Settings) -> list[Finding]:
+    """In a file converted before (it includes the header already), CUDA 13's
+    calls with a memory location are HIP names now: one finding a call the
+    header must still serve, so that a second run (after an interrupted
+    one, or with the header deleted) writes the header the first would.
+    Read from the text: a match in a comment only keeps a guarded fallback."""
+    if _HIP_LOCATION.search(data) is None:
+        return []
+    return [Finding(INCLUDED, f"`{m.group().rstrip(b'( ').decode()}` with a memory location "
+                    "uses the signature the header adds", m.start(), m.end() - 1,
+                    cuda_name=cuda)
+            for cuda, call in _overloaded() if needs_header(cuda, settings)
+            for m in call.finditer(data)]
+
+
+def _includes(scan: Scan, name: str) -> bool:
+    return any(Path(i.target).name == name and not i.system for i in scan.analysis.includes)
 
 
 @dataclass(frozen=True)
@@ -77,13 +108,14 @@ class IncludeHeader:
         emulated = [f for f in findings if f.code in APPLIED_CODES]
         # (an emulated header's include is removed by its own fix)
         overloads = overload_uses(scan, self.settings)
+        if _includes(scan, Path(self.header or DEFAULT_HEADER).name):
+            # included already (a converted file's calls are HIP's by now)
+            served = [] if overloads else converted_overload_uses(data, self.settings)
+            return [*findings, *served], frozenset(
+                id(f) for f in [*emulated, *served] if f.fix is None)
         if not emulated and not overloads:
             return findings, frozenset()
         target = include_target(self.header, self.path)
-        name = Path(target).name
-        if any(Path(i.target).name == name and not i.system for i in scan.analysis.includes):
-            # included already
-            return findings, frozenset(id(f) for f in emulated if f.fix is None)
         newline = b"\r\n" if b"\r\n" in data else b"\n"
         line = f'#include "{target}"'.encode() + newline
         runtime = next((f for f in findings if f.code == RUNTIME_ADDED and f.fix is not None),

@@ -73,7 +73,10 @@ POLYFILL_CODES = (
          "13 overloads of a HIP function it adds (`cudaMemPrefetchAsync` with a "
          "`cudaMemLocation`), includes the generated `hipport_polyfills.h` after its HIP "
          "runtime include; the header sits at the top of the folder converted and holds only "
-         "the fallbacks the tree uses. With `--strategy compat` the fallbacks go into "
-         "`hip_compat.h` instead.\n\n" + _DOCS,
+         "the fallbacks the tree uses. A file converted before, which includes the header "
+         "already, gets this finding on each `hipMemPrefetchAsync`/`hipMemAdvise` call "
+         "beside a `hipMemLocation`: a second run (after an interrupted one, or with the "
+         "header deleted) writes the header the first run wrote. With `--strategy compat` "
+         "the fallbacks go into `hip_compat.h` instead.\n\n" + _DOCS,
          category=Category.POLYFILL, fixable=Fixable.SAFE),
 )

@@ -93,6 +93,41 @@ def test_converting_part_of_a_tree_keeps_what_the_rest_needs(tmp_path: Path):
     assert again.exit_code == 0 and "nothing left to convert in 2 files" in again.stderr
 
 
+PREFETCH = (b"#include <cuda_runtime.h>\n"
+            b"void f(float* x, size_t n, cudaStream_t s) {\n"
+            b"  cudaMemLocation here = {};\n  here.type = cudaMemLocationTypeDevice;\n"
+            b"  cudaMemPrefetchAsync(x, n, here, 0, s);\n}\n")
+
+
+def test_a_rerun_writes_the_header_the_first_run_wrote(tmp_path: Path):
+    # An interrupted in-place run converts sources but never gets to write the
+    # header; the next run sees HIP names only (hipMemPrefetchAsync with a
+    # hipMemLocation), and must still emit CUDA 13's overload.
+    (tmp_path / "a.cu").write_bytes(PREFETCH)
+    (tmp_path / "b.cu").write_bytes(SYNC)
+    assert run(str(tmp_path), "--in-place").exit_code == 0
+    header = tmp_path / "hipport_polyfills.h"
+    first = header.read_bytes()
+    assert "cudaMemPrefetchAsync" in covered_names(first)
+    assert b"hipMemPrefetchAsync(x, n, here, 0, s)" in (tmp_path / "a.cu").read_bytes()
+    header.unlink()
+    again = run(str(tmp_path), "--in-place")
+    assert again.exit_code == 0 and "nothing left to convert in 2 files" in again.stderr
+    assert header.read_bytes() == first
+
+
+def test_a_converted_prefetch_by_device_number_needs_no_overload(tmp_path: Path):
+    # The look-alike: HIP's own signature in a file that includes the header
+    # for another reason.
+    (tmp_path / "a.cu").write_bytes(
+        SYNC + b"void f(float* x, size_t n) { hipMemPrefetchAsync(x, n, 0, 0); }\n")
+    assert run(str(tmp_path), "--in-place").exit_code == 0
+    header = tmp_path / "hipport_polyfills.h"
+    header.unlink()
+    assert run(str(tmp_path), "--in-place").exit_code == 0
+    assert covered_names(header.read_bytes()) == {"__syncwarp"}
+
+
 @pytest.mark.parametrize("mode", ["in-place", "output"])
 def test_a_users_own_header_is_never_replaced(tmp_path: Path, mode: str):
     src = tmp_path / "src"
