@@ -19,6 +19,28 @@ def _leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if is_temporary(p.name))
 
 
+@pytest.fixture(autouse=True)
+def python_ctrl_c():
+    """Python's own Ctrl-C handler, as in a terminal.  A process started in
+    the background of a script inherits SIGINT ignored (POSIX), and Python
+    then installs no handler; these tests are about what the handler does."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_an_ignored_signal_stays_ignored():
+    # The look-alike: a run started with `&` from a script ignores Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    steps: list[str] = []
+    with deferred_signals():
+        signal.raise_signal(signal.SIGINT)
+        steps.append("after the signal")
+    steps.append("after the block")
+    assert steps == ["after the signal", "after the block"]
+    assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
 def test_a_signal_inside_the_block_waits_for_its_end():
     steps: list[str] = []
     with pytest.raises(KeyboardInterrupt):
