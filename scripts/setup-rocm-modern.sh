@@ -19,6 +19,7 @@
 #   CACHE/bin/hipcc hipconfig cmake ctest make    wrappers: the chroot's tool
 #   CACHE/bin/rocm-sid-run CMD [ARG...]           on host files, at the same
 #                            absolute paths (docs/toolchains.md)
+#   CACHE/bin/.root          the chroot's path, one line (for verify's sandbox)
 # A second run only checks the stamp and rewrites the wrappers (seconds).
 #
 # What the chroot holds:
@@ -404,6 +405,9 @@ EOF
     printf '#!/bin/sh\n# %s from the ROCm chroot %s (scripts/setup-rocm-modern.sh)\nexec %q %s "$@"\n' \
       "$tool" "$root" "$bin/rocm-sid-run" "$tool" | write_file "$bin/$tool" 755
   done
+  # The chroot these wrappers run, for programs that enter it themselves
+  # (verify's sandbox mounts it as the root of the build: docs/verify.md).
+  printf '%s\n' "$root" | write_file "$bin/.root" 644
 }
 
 # ------------------------------------------------------------------ main ----
