@@ -66,6 +66,12 @@ FIXES = [
                  "    CHECK( hipMemcpy(d, h, n * sizeof(float),\n"
                  "                      hipMemcpyHostToDevice) )\n    return 0;\n}\n",
                  id="macro-call-read-as-declaration"),
+    # A leading `::` names the global namespace: still CUB's.
+    pytest.param("void f() { ::cub::DeviceReduce::Sum(t, b, i, o, n); }",
+                 "void f() { ::hipcub::DeviceReduce::Sum(t, b, i, o, n); }",
+                 id="global-scope-namespace-call"),
+    pytest.param("typedef ::cub::BlockReduce<int, 128> R;",
+                 "typedef ::hipcub::BlockReduce<int, 128> R;", id="global-scope-namespace-type"),
 ]
 
 

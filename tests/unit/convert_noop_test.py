@@ -15,6 +15,9 @@ NOOPS = [
     pytest.param("void f() { cudaMalloc_wrapper(&p, n); }\n", id="suffixed-user-identifier"),
     pytest.param("void f() { obj.cudaMalloc(&p, n); ptr->cudaFree(p); }\n", id="members"),
     pytest.param("void f() { mylib::cudaMalloc(&p, n); }\n", id="user-namespace"),
+    pytest.param("typedef mylib::cub::BlockReduce<int, 128> R;\n", id="user-nested-cub"),
+    pytest.param("typedef ::mylib::cub::BlockReduce<int, 128> R;\n",
+                 id="user-nested-cub-global-scope"),
     pytest.param("namespace mylib { int cudaFree(void*); }\n", id="declared-in-namespace"),
     pytest.param("int cudaMalloc(void** p, unsigned long n);\n"
                  "void f() { cudaMalloc(&p, 4); }\n", id="file-declares-same-name-function"),
