@@ -1,6 +1,7 @@
 """Table-driven renames: every CUDA reference the front end found."""
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
@@ -9,6 +10,7 @@ from typing import Iterator
 from hipport.codes import LIBRARY_CODES
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
+from hipport.parse.conditions import Directive, blank, conditional_directives
 from hipport.parse.model import Reference, Role
 from hipport.rules import Context, RuleRole, argument_rules, file_rule
 from hipport.rules.case_labels import removed_spans
@@ -48,6 +50,32 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
             continue  # e.g. a namespace name used as a variable: not this entry
         else:
             yield from _convert(ctx, ref, entry)
+
+
+# Macros HIP's NVIDIA platform defines empty (hip/hip_common.h): `#if
+# __HIPCC__` and `#elif __HIPCC__` are errors there, `#if defined(...)` is not.
+_EMPTY_ON_NVIDIA = frozenset({"__HIPCC__", "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_AMD__"})
+
+
+def _tested_for_value(data: bytes, at: int) -> bool:
+    """The name at ``at`` stands in an ``#if``/``#elif`` condition as a value
+    (not as the operand of ``defined``)."""
+    code, directives = _conditions(data)
+    for directive in directives:
+        if directive.cond_start <= at < directive.end:
+            if directive.keyword not in ("if", "elif"):
+                return False
+            before = code[directive.cond_start:at].rstrip()
+            if before.endswith(b"("):
+                before = before[:-1].rstrip()
+            return not before.endswith(b"defined")
+    return False
+
+
+@functools.lru_cache(maxsize=4)
+def _conditions(data: bytes) -> tuple[bytes, tuple[Directive, ...]]:
+    code = blank(data)
+    return code, tuple(conditional_directives(code))
 
 
 class _Spans:
@@ -123,7 +151,11 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     assert entry.hip is not None
     edits: tuple[Edit, ...] = ()
     if entry.hip != entry.cuda:
-        edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
+        text = entry.hip
+        if entry.hip in _EMPTY_ON_NVIDIA and _tested_for_value(ctx.data, ref.start):
+            text = f"defined({entry.hip})"
+            detail = "tested with defined(): HIP's NVIDIA platform defines it empty"
+        edits = (Edit(ref.start, ref.end, text.encode()),)
     edits += extra
     if not edits:
         return
