@@ -138,6 +138,10 @@ _CODE_RULES = (
              "function called unqualified in host code (`isfinite(x)`: HIP declares only its "
              "device overloads in the global namespace, so the host compile fails): written "
              "`std::isfinite(x)`, the same function.", reference=False),
+    _rewrite("HP319", "implicit-standard-include", "A .cu file (or a header with kernel "
+             "code) uses printf, memcpy, assert or std::thread with no include of its header: "
+             "nvcc's implicit cuda_runtime.h gave it, ROCm 7's hip_runtime.h no longer does. "
+             "The standard include is added (targets from ROCm 7.0 on).", reference=False),
 )
 
 _LEDGER = (
