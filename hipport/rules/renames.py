@@ -133,6 +133,13 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     entry = replace(entry, note=note_for_target(entry, target))
     note = f": {entry.note}" if entry.note else ""
     if target is not None and availability is not Availability.AVAILABLE:
+        # A name the target's ROCm is too old for may have a fallback (CUDA's
+        # stream attributes: hipStreamSetAttribute is new in 7.2).
+        polyfill = emulated(entry.cuda, ctx.settings, ref.start, ref.end, library=entry.library,
+                            note=entry.note) if availability is Availability.TOO_NEW else None
+        if polyfill is not None:
+            yield polyfill
+            return
         yield _finding("HP905", unavailable_reason(entry, availability, target) + note,
                        ref, entry)
         return

@@ -114,8 +114,8 @@ Versions = tuple[tuple[str, str], ...]
 # included, and the macro the HIP header defines instead.
 Guard = tuple[tuple[str, ...], str]
 Row = tuple[str, "str | None", str, str, str, "str | None", "str | None", bool, "str | None",
-            Versions, Versions, str, Any, "Guard | None", bool]
-ROW_LENGTH = 15
+            Versions, Versions, str, Any, "Guard | None", bool, Any]
+ROW_LENGTH = 16
 
 
 @dataclass(frozen=True)
@@ -140,20 +140,26 @@ class Mapping:
     # kind header only: the HIP header compiles only as C++ (thrust, hipCUB,
     # hipfftXt.h, ...), so a C translation unit must not include it.
     cxx_only: bool = False
+    # What to emit for a target ROCm from ``rocm_version.removed`` on: the
+    # name that replaced the removed one (hipBLAS 3: hipblasCgemm_v2 ->
+    # hipblasCgemm, which takes hipComplex from ROCm 7).
+    newer: Mapping | None = None
 
     def to_row(self) -> Row:
         return (self.cuda, self.hip, self.kind, self.library, self.status.value,
                 self.hip_library, self.note, self.unsafe, self.rule, self.cuda_version,
                 self.rocm_version, self.origin,
-                None if self.older is None else self.older.to_row(), self.guard, self.cxx_only)
+                None if self.older is None else self.older.to_row(), self.guard, self.cxx_only,
+                None if self.newer is None else self.newer.to_row())
 
     @classmethod
     def from_row(cls, row: Row) -> Mapping:
         (cuda, hip, kind, library, status, hip_library, note, unsafe, rule, cuda_version,
-         rocm_version, origin, older, guard, cxx_only) = row
+         rocm_version, origin, older, guard, cxx_only, newer) = row
         return cls(cuda, hip, kind, library, Status(status), hip_library, note, unsafe, rule,
                    cuda_version, rocm_version, origin,
-                   None if older is None else cls.from_row(older), guard, cxx_only)
+                   None if older is None else cls.from_row(older), guard, cxx_only,
+                   None if newer is None else cls.from_row(newer))
 
     @property
     def rocm_added(self) -> str | None:

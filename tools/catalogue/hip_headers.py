@@ -184,7 +184,8 @@ def header_sets(repo_root: Path | None, extra_sysroots: Iterable[Path] = ()) -> 
 
     * the system's (``/usr/include``: Debian 12's HIP 5.2) with the library
       headers its compiler is used with (``.toolchain/rocm-extra``);
-    * the modern oracle's chroot (``$HIPPORT_TOOLCHAIN_CACHE/rocm-sid``: 6.4);
+    * the modern oracles' chroots (``$HIPPORT_TOOLCHAIN_CACHE/rocm-sid``: 6.4;
+      ``$HIPPORT_TOOLCHAIN_CACHE/rocm-7.2/root``: 7.2, Debian experimental);
     * unpacked Debian roots given as ``extra_sysroots`` or found under
       ``.toolchain/doctor-roots/*`` (Debian 13's HIP 5.7).
 
@@ -193,6 +194,7 @@ def header_sets(repo_root: Path | None, extra_sysroots: Iterable[Path] = ()) -> 
     candidates: list[tuple[Path, list[Path], str]] = [
         (Path("/"), system_extra_dirs(repo_root), "system"),
         (toolchain_cache() / "rocm-sid", [], "rocm-sid chroot"),
+        (toolchain_cache() / "rocm-7.2" / "root", [], "rocm-7.2 chroot"),
     ]
     candidates += [(Path(p), [], str(p)) for p in extra_sysroots]
     if repo_root is not None:
