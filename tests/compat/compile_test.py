@@ -219,7 +219,7 @@ def test_function_like_macros_and_versioned_names_compile(tmp_path: Path, hip_or
     assert "#define cudaGetSymbolAddress(first, symbol, ...)" in header
     assert "#if HIP_VERSION >= 50700000\n#define cudaStreamGetDevice" in header
     assert "#define cudaHostGetDevicePointer(a0, ...) hipHostGetDevicePointer((void**)(a0), " \
-        "__VA_ARGS__)" in header
+        "##__VA_ARGS__)" in header
     assert "#define HIPPORT_ARG6_(a1, a2, a3, a4, a5, a6, ...) a6" in header
     proc = compile_hip(out / "wrappers.cu", oracle=hip_oracle)
     assert proc.returncode == 0, proc.stderr[-3000:]
