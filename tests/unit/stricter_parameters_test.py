@@ -9,10 +9,19 @@ import pytest
 
 from hipport.api import convert_source
 from hipport.errors import MappingFileError
+from hipport.settings import Settings
 from hipport.table import parse_mapping_file
 from tests.compat.helpers import compat_tree
 from tests.toolchain import compile_hip
-from tools.catalogue.signatures import Type, compare, parse_type, prototypes
+from tools.catalogue.signatures import (
+    Stricter,
+    Type,
+    _marked_unsafe,
+    compare,
+    mismatch_note,
+    parse_type,
+    prototypes,
+)
 
 
 def convert(body: str) -> str:
@@ -157,3 +166,26 @@ def test_compat_macros_cast_the_same_arguments(tmp_path: Path, hip_oracle) -> No
         "(const char**)(a2), ##__VA_ARGS__)" in header
     proc = compile_hip(out / "rtc.cu", oracle=hip_oracle)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_a_parameter_no_cast_fits_makes_the_rename_unsafe() -> None:
+    source = "#include <cuda.h>\nvoid f(CUdeviceptr d, CUcontext a, CUdeviceptr s, " \
+             "CUcontext b) {\n  cuMemcpyPeer(d, a, s, b, 16);\n}\n"
+    result = convert_source(source)
+    assert "  cuMemcpyPeer(d, a, s, b, 16);" in result.output.decode()
+    [finding] = [f.finding for f in result.findings if f.code == "HP904"]
+    assert "hipMemcpyPeer declares argument 2 as `int` where CUDA's is `CUcontext`" \
+        in finding.message
+    forced = convert_source(source, Settings(unsafe_fixes=True)).output.decode()
+    assert "  hipMemcpyPeer(d, a, s, b, 16);" in forced
+
+
+def test_the_catalogue_tool_keeps_a_hand_written_note() -> None:
+    note = mismatch_note([Stricter("cuX", "hipX", "driver", 1, "CUcontext", "int", False, "")])
+    block = "  hip: hipX\n  kind: function\n  note: mine\n  cuda_version:\n    added: '9.0'\n"
+    marked = _marked_unsafe(block, note)
+    assert marked == ("  hip: hipX\n  kind: function\n  cuda_version:\n    added: '9.0'\n"
+                      "  applicability: unsafe\n  note: \"mine; hipX declares argument 2 as "
+                      "`int` where CUDA's is `CUcontext`: no cast keeps the meaning, convert "
+                      "the call by hand\"\n")
+    assert _marked_unsafe(marked, note) == marked  # a second run changes nothing

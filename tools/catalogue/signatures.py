@@ -22,10 +22,13 @@ prints and, with ``--write``, records as ``casts:`` in mappings/*.yaml.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Mapping
+
+import yaml
 
 from .cscan import _TOKEN_RE, _function_name, _skip_block, _strip
 
@@ -272,6 +275,9 @@ _WIDTH = {"char": 1, "signed char": 1, "unsigned char": 1, "short": 2, "unsigned
           "unsigned long long": 8}
 
 
+_FLOATING = frozenset({"float", "double", "long double"})
+
+
 def _integer(base: str) -> str:
     words = base.split()
     if any(w not in ("signed", "unsigned", "int", "long", "short", "char") for w in words):
@@ -309,7 +315,7 @@ class Stricter:
     hip_function: str
     library: str
     index: int
-    cuda_type: str  # CUDA's type with its type names put through the catalogue
+    cuda_type: str  # as CUDA spells it
     hip_type: str
     cast: bool  # a cast to ``hip_type`` keeps the value; otherwise report
     why: str
@@ -347,9 +353,13 @@ def compare(cuda: Type, hip: Type) -> tuple[bool, str] | None:
             return True, f"HIP's `{hip.base}` has the width and sign of CUDA's `{cuda.base}`"
         return True, "the types differ only in const (the pointer's value is the same; " \
             "the callee does not write through what CUDA declares const)"
+    if hip.base == "void" and len(hip.levels) == 1 and cuda.levels and \
+            (hip.base_const or not (cuda.base_const if len(cuda.levels) == 1
+                                    else cuda.levels[-2])):
+        return None  # any object pointer converts to `void*`
     if not cuda.levels and not hip.levels:
-        if hip.base in _WIDTH:
-            return None  # integers convert (an enum argument too)
+        if hip.base in _WIDTH or hip.base in _FLOATING and cuda.base in _FLOATING | set(_WIDTH):
+            return None  # arithmetic types convert (an enum argument to an integer too)
         if cuda.base in _WIDTH:
             return False, f"HIP takes `{hip.base}` where CUDA takes `{cuda.base}`: a cast " \
                 "would keep CUDA's number, which need not mean the same in HIP"
@@ -392,7 +402,7 @@ def stricter(key: tuple[str, str, str], cuda_proto: Prototype, hip_proto: Protot
         verdict = None if None in verdicts else \
             next((v for v in verdicts if v is not None and v[0]), verdicts[0])
         if verdict is not None:
-            out.append(Stricter(*key, index, c.renamed(names).spelled(), h.spelled(),
+            out.append(Stricter(*key, index, c.spelled(), h.spelled(),
                                 *verdict))
     return out
 
@@ -487,28 +497,78 @@ def agreed(per_release: Mapping[str, dict[str, list[Stricter]]]) -> dict[str, li
     return out
 
 
-def write_casts(root: Path, found: Iterable[Stricter]) -> int:
-    """Adds ``casts:`` to the entries of mappings/**/*.yaml (text edits: the
-    files keep their layout); returns how many entries changed."""
-    wanted: dict[str, dict[int, str]] = {}
+def _entry(text: str, name: str) -> re.Match[str] | None:
+    return re.search(rf"^- cuda: {re.escape(name)}\n((?:  .*\n)*)", text, re.M)
+
+
+def _cast_block(casts: Mapping[int, str]) -> str:
+    return "  casts:\n" + "".join(f"    {i}: {t}\n" for i, t in sorted(casts.items()))
+
+
+def mismatch_note(found: Iterable[Stricter]) -> str:
+    """What a person is told about a function whose HIP parameters no cast fits."""
+    found = list(found)
+    what = ", ".join(f"argument {s.index + 1} as `{s.hip_type}` where CUDA's is `{s.cuda_type}`"
+                     for s in found)
+    return f"{found[0].hip_function} declares {what}: no cast keeps the meaning, convert the " \
+        "call by hand"
+
+
+def _marked_unsafe(block: str, note: str) -> str:
+    """``block`` (an entry's lines after `- cuda:`) made unsafe, ``note`` added to its
+    note (the generator keeps `; `-separated parts it did not write)."""
+    entry = yaml.safe_load("x:\n" + block)["x"]
+    if note in (entry.get("note") or ""):
+        return block
+    lines = block.splitlines(keepends=True)
+    kept: list[str] = []
+    in_note = False
+    for line in lines:
+        if line.startswith("  note:"):
+            in_note = True
+            continue
+        if in_note and line.startswith("    ") and not line.lstrip().startswith("-"):
+            continue
+        in_note = False
+        kept.append(line)
+    combined = "; ".join(part for part in (entry.get("note"), note) if part)
+    if entry.get("applicability") != "unsafe":
+        kept.append("  applicability: unsafe\n")
+    kept.append(f"  note: {json.dumps(combined)}\n")
+    return "".join(kept)
+
+
+def write_catalogue(root: Path, found: Iterable[Stricter]) -> tuple[int, int]:
+    """Adds ``casts:`` to the entries of mappings/**/*.yaml whose stricter
+    parameters a cast fits, and makes the renames of those no cast fits
+    unsafe with a note (text edits: the files keep their layout); returns
+    how many entries got each."""
+    casts: dict[str, dict[int, str]] = {}
+    reports: dict[str, list[Stricter]] = {}
     for s in found:
         if s.cast:
-            wanted.setdefault(s.cuda_function, {})[s.index] = s.hip_type
-    changed = 0
+            casts.setdefault(s.cuda_function, {})[s.index] = s.hip_type
+        else:
+            reports.setdefault(s.cuda_function, []).append(s)
+    counts = [0, 0]
     for path in sorted(root.rglob("*.yaml")):
         text = path.read_text(encoding="utf-8")
         new = text
-        for name, casts in wanted.items():
-            entry = re.search(rf"^- cuda: {re.escape(name)}\n((?:  .*\n)*)", new, re.M)
-            if entry is None or "\n  casts:" in "\n" + entry.group(1) or \
-                    "\n  rule:" in "\n" + entry.group(1):
+        for name in sorted(set(casts) | set(reports)):
+            entry = _entry(new, name)
+            if entry is None:
                 continue
-            block = "  casts:\n" + "".join(f"    {i}: {t}\n" for i, t in sorted(casts.items()))
-            new = new[:entry.end()] + block + new[entry.end():]
-            changed += 1
+            block = entry.group(1)
+            if name in reports:
+                block = _marked_unsafe(block, mismatch_note(reports[name]))
+            elif "\n  casts:" not in "\n" + block and "\n  rule:" not in "\n" + block:
+                block += _cast_block(casts[name])
+            if block != entry.group(1):
+                counts[name in reports] += 1
+                new = new[:entry.start(1)] + block + new[entry.end(1):]
         if new != text:
             path.write_text(new, encoding="utf-8")
-    return changed
+    return counts[0], counts[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -521,7 +581,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cuda-include", action="append", type=Path, required=True,
                     help="CUDA include dir (toolkit, library wheels, nvrtc.h); repeatable")
     ap.add_argument("--write", action="store_true",
-                    help="record the casts as `casts:` in mappings/**/*.yaml")
+                    help="record the casts as `casts:` in mappings/**/*.yaml, and make the renames "
+                    "no cast fits unsafe with a note")
     args = ap.parse_args(argv)
     repo = Path(__file__).resolve().parents[2]
     per_release = {hs.label: stricter_parameters(args.cuda_include, hs.roots)
@@ -540,8 +601,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"total: {total} stricter parameters in {', '.join(per_release)}; {casts} cast, "
           f"{total - casts} reported")
     if args.write:
-        print(f"{write_casts(repo / 'mappings', (s for v in found.values() for s in v))} "
-              "entries given casts")
+        cast, unsafe = write_catalogue(repo / "mappings", (s for v in found.values() for s in v))
+        print(f"{cast} entries given casts, {unsafe} renames made unsafe")
     return 0
 
 
