@@ -15,7 +15,7 @@ from hipport.compat import GUARD, MARKER, amd_condition
 from hipport.polyfills import DEFAULT_TARGET as POLYFILL_TARGET
 from hipport.polyfills import Exactness, section_lines, select
 from hipport.polyfills import covered_names as polyfilled_names
-from hipport.rules import argument_rules
+from hipport.rules import rule_for
 from hipport.rules.cuda_version import macro_values
 from hipport.rules.shapes import (
     CastArguments,
@@ -157,9 +157,10 @@ def definition(entry: Mapping) -> str | None:
     hip, cuda = entry.hip, entry.cuda
     if hip is None:
         return None
-    if entry.rule is None:
+    rule = rule_for(entry)
+    if rule is None:
         return None if hip == cuda else f"#define {cuda} {hip}"
-    shape = argument_rules()[entry.rule].shape
+    shape = rule.shape
     return None if shape is None else macro(shape, cuda, hip)
 
 
@@ -208,15 +209,16 @@ def _(shape: OtherFunctionForArity, cuda: str, hip: str) -> str:
 
 @macro.register
 def _(shape: CastArguments, cuda: str, hip: str) -> str:
-    """`#define cuda(a0, ...) hip((void**)(a0), __VA_ARGS__)`: every argument
-    up to the last cast is named, the rest (when the arity varies) passed on."""
+    """`#define cuda(a0, ...) hip((void**)(a0), ##__VA_ARGS__)`: every argument
+    up to the last cast is named, the rest (when the arity varies) passed on,
+    none when the last cast is the last argument (`##` drops the comma)."""
     casts = dict(shape.casts)
     named = shape.arity if shape.arity is not None else max(casts) + 1
     params = [f"a{i}" for i in range(named)]
     args = [f"({casts[i]})({p})" if i in casts else p for i, p in enumerate(params)]
     if shape.arity is None:
         params.append("...")
-        args.append("__VA_ARGS__")
+        return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(args)}, ##__VA_ARGS__)"
     return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(args)})"
 
 

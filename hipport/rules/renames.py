@@ -12,7 +12,7 @@ from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.conditions import Directive, blank, conditional_directives
 from hipport.parse.model import Reference, Role
-from hipport.rules import Context, RuleRole, argument_rules, file_rule
+from hipport.rules import Context, RuleRole, file_rule, rule_for
 from hipport.rules.case_labels import removed_spans
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
@@ -102,7 +102,8 @@ def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
         entry, availability = for_target(entry, ctx.settings.rocm_version)
         if availability is not Availability.AVAILABLE or entry.rule is None:
             continue
-        outcome = argument_rules()[entry.rule](ctx.data, ref, ctx.settings.rocm_version)
+        rule = rule_for(entry)
+        outcome = None if rule is None else rule(ctx.data, ref, ctx.settings.rocm_version)
         if outcome is not None:
             spans += [(e.start, e.end) for e in outcome[0] if e.end > e.start and not e.text]
     return spans
@@ -145,8 +146,9 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
         return
     detail = caveat = ""
     extra: tuple[Edit, ...] = ()
-    if entry.rule is not None:
-        outcome = argument_rules()[entry.rule](ctx.data, ref, target)
+    rule = rule_for(entry)
+    if rule is not None:
+        outcome = rule(ctx.data, ref, target)
         if outcome is None:
             yield _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
                            f"rewritten ({entry.rule}) and this use is not a plain call; "

@@ -13,10 +13,12 @@ import yaml
 from hipport.errors import MappingFileError
 from hipport.libraries import library_table
 from hipport.table.schema import (
+    CAST_RULE,
     KINDS,
     LIBRARIES,
     SCHEMA_ID,
     VERSION_KEYS,
+    Casts,
     Guard,
     Mapping,
     Status,
@@ -29,10 +31,14 @@ from hipport.table.schema import (
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {
     "cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-    "cuda_version", "rocm_version", "older", "newer", "guard", "cxx_only",
+    "cuda_version", "rocm_version", "older", "newer", "guard", "cxx_only", "casts",
 }
 _GUARD_KEYS = {"cuda", "hip"}
 _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# A type a cast can name in C and C++ alike: words, then `*`s each
+# optionally const (`const char**`, `double* const*`).
+_CAST_TYPE = re.compile(r"(?:const )?[A-Za-z_]\w*(?: [A-Za-z_]\w*)*(?:\*(?: const\*)*)+\Z"
+                        r"|(?:const )?[A-Za-z_]\w*(?: [A-Za-z_]\w*)*\Z")
 # What an entry emits for a target older than its rocm_version.added.
 _OLDER_KEYS = {"hip", "rule", "note", "rocm_version"}
 
@@ -194,6 +200,12 @@ def _parse_entry(reader: Reader, node: yaml.Node, where: str, library: str,
             raise reader.fail(fields["cxx_only"], f"{where}.cxx_only",
                               "only a header entry with a 'hip' header can be C++ only")
         entry = replace(entry, cxx_only=reader.boolean(fields["cxx_only"], f"{where}.cxx_only"))
+    if "casts" in fields:
+        if kind != "function" or hip is None or "rule" in fields:
+            raise reader.fail(fields["casts"], f"{where}.casts", "only a function entry with a "
+                              "'hip' name and no other 'rule' has casts")
+        entry = replace(entry, casts=_parse_casts(reader, fields["casts"], f"{where}.casts"),
+                        rule=CAST_RULE)
     if "newer" in fields:
         if not status.converts or "removed" not in dict(rocm_version):
             raise reader.fail(fields["newer"], f"{where}.newer", "only an entry with a 'hip' "
@@ -251,7 +263,32 @@ def _parse_variant(reader: Reader, node: yaml.Node, where: str, base: Mapping) -
         rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
         if "rule" in fields else None,
         rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None,
-        newer=None)
+        newer=None, casts=())
+
+
+def spell_type(text: str) -> str:
+    """``char *const*`` spelled one way: ``char* const*``."""
+    out = ""
+    for token in re.findall(r"\*|[^\s*]+", text):
+        out += token if token == "*" or not out else " " + token
+    return out
+
+
+def _parse_casts(reader: Reader, node: yaml.Node, where: str) -> Casts:
+    """``{2: const char**}``: argument index -> the type it is cast to."""
+    fields = reader.mapping(node, where)
+    if not fields:
+        raise reader.fail(node, where, "expected at least one argument index")
+    casts: list[tuple[int, str]] = []
+    for key, value in fields.items():
+        if not key.isdigit() or int(key) > 14:
+            raise reader.fail(value, f"{where}.{key}", "expected an argument index (0 to 14)")
+        to = spell_type(reader.string(value, f"{where}.{key}"))
+        if not _CAST_TYPE.match(to):
+            raise reader.fail(value, f"{where}.{key}", f"expected a C type such as "
+                              f"`const char**`, got {to!r}")
+        casts.append((int(key), to))
+    return tuple(sorted(casts))
 
 
 def _parse_guard(reader: Reader, node: yaml.Node, where: str) -> Guard:
