@@ -121,6 +121,21 @@ _CONVERSIONS: tuple[Code, ...] = (
          "decides which symbols they provide.\n\n"
          "```make\nscan: scan_v1.o scan_v2.o scan.cu\n"
          "\t$(HIPCC) $(FLAGS) -o $@ $+\n```"),
+    Code("HP617", "device-code-object", "nvcc's device-code output (`-fatbin`, `-cubin`, "
+         "`-ptx`) built as a HIP code object with hipcc `--genco`.", _I,
+         "A driver-API program loads device code its build made: `nvcc -fatbin -gencode=... "
+         "-o kernel.fatbin kernel.cu`, then `cuModuleLoad(&m, \"kernel.fatbin\")`. hipcc's "
+         "`--genco` writes an offload bundle with one code object per `--offload-arch` (HIP "
+         "5.2 and ROCm 6.4 alike), which `hipModuleLoad` loads whatever the file is called: "
+         "the file keeps the name the program loads (hipport leaves strings alone). A loop "
+         "over the architectures (`foreach(arch ${CMAKE_CUDA_ARCHITECTURES})` with "
+         "`-gencode=arch=compute_${arch},code=sm_${arch}`) gives `--offload-arch=${arch}`; a "
+         "CMake custom command running nvcc runs `${hip_HIPCC_EXECUTABLE}` (set by "
+         "`find_package(hip)`, added where missing). A command with no architecture gets the "
+         "offload list; a Makefile recipe without `-o` gets `-o $@` (hipcc's own name is "
+         "`<source>-hip-amdgcn-amd-amdhsa.hipfb`).\n\n"
+         "```make\nkernel.cubin: kernel.cu\n\t$(HIPCC) --genco --offload-arch=gfx90a "
+         "--offload-arch=gfx942 -o $@ $<\n```"),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (
