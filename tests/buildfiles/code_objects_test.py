@@ -110,3 +110,20 @@ def test_cmake_look_alikes_keep_their_words(text: str):
     out, codes = convert(text, "cmake")
     assert "--genco" not in out and "--offload-arch" not in out and "hipcc" not in out.lower()
     assert "HP617" not in codes
+
+
+def test_cmake_in_items_loop_over_the_gpu_list():
+    text = ("foreach(a IN ITEMS ${CMAKE_CUDA_ARCHITECTURES})\n"
+            "  list(APPEND G -gencode=arch=compute_${a},code=sm_${a})\nendforeach()\n")
+    out, _ = convert(text, "cmake")
+    assert "list(APPEND G --offload-arch=${a})" in out
+
+
+@pytest.mark.parametrize("name", ["CUDA_PTX_COMPILATION", "CUDA_FATBIN_COMPILATION"])
+def test_cmake_device_output_property_says_how(name: str):
+    """CMake's HIP language has no such compilation: a manual step (HP653)
+    that names the custom command, not an unknown property (HP651)."""
+    result = convert_build_file(f"set_property(TARGET k PROPERTY {name} ON)\n".encode(), "cmake",
+                                OPTIONS)
+    found = {f.code: f.finding.message for f in result.findings}
+    assert "HP651" not in found and "--genco" in found["HP653"]

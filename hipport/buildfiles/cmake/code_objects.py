@@ -45,12 +45,26 @@ def _loop_variable(words: list[Argument]) -> str | None:
     if len(values) < 2:
         return None
     items = values[1:]
-    if items[:1] == ["IN"]:
-        lists = items[2:] if items[1:2] == ["LISTS"] else []
+    if items[:2] == ["IN", "LISTS"]:
+        lists = items[2:]
         return values[0] if lists and all(v in ARCHITECTURE_LISTS for v in lists) else None
+    if items[:2] == ["IN", "ITEMS"]:
+        items = items[2:]
     refs = [v[2:-1] for v in items if v.startswith("${") and v.endswith("}")]
     return values[0] if refs and len(refs) == len(items) and all(
         r in ARCHITECTURE_LISTS for r in refs) else None
+
+
+# CMake's device-code compilations of an object library: the HIP language has none.
+DEVICE_OUTPUT_PROPERTIES = frozenset({"CUDA_PTX_COMPILATION", "CUDA_CUBIN_COMPILATION",
+                                      "CUDA_FATBIN_COMPILATION", "CUDA_OPTIX_COMPILATION"})
+
+
+def device_output_property(p: CMakePass, a: Argument) -> None:
+    p.report("HP653", f"property {a.value}: CMake's HIP language compiles no code objects; "
+             f"build the file the program loads with add_custom_command(OUTPUT <name> COMMAND "
+             f"{CMAKE_HIPCC} --genco --offload-arch=<gpu> -o <name> <source>) (HP617)",
+             a.start, a.end)
 
 
 def is_arch_list(values: list[Argument]) -> bool:
