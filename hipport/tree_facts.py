@@ -1,7 +1,7 @@
 """Facts about a whole tree that the conversion of single files needs, read
 before any file is converted (pipeline.plan): whether a source reads
 textures (hipport.gpus), whether the build compiles relocatable device code
-(hipport.buildfiles.relocatable)."""
+(hipport.buildfiles.build_facts)."""
 from __future__ import annotations
 
 from pathlib import Path

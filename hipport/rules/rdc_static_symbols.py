@@ -1,6 +1,6 @@
 """HP320: a file-local (`static`) device variable that the same file's host
 code names (`cudaMemcpyToSymbol(table, ...)`), in a tree whose build compiles
-relocatable device code (hipport.buildfiles.relocatable).
+relocatable device code (hipport.buildfiles.build_facts).
 
 With `-fgpu-rdc`, Clang gives the host's registration of such a variable a
 per-file name (`_ZL5table.static.<id>`) while the kernels keep referring to

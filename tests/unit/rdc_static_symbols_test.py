@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from hipport.api import convert_source
-from hipport.buildfiles.relocatable import relocatable_for, says_rdc
+from hipport.buildfiles.build_facts import build_facts_for, says_rdc
 from hipport.cli import cli
 from hipport.settings import Settings
 from tests.trees import write_tree
@@ -106,4 +106,4 @@ def test_the_run_reads_rdc_from_the_build_files(tmp_path: Path):
         output = (out / "src/k.cu").read_text()
         assert ("static __constant__" in output) is kept
         assert ("HP320" in result.stderr) is not kept
-    assert relocatable_for(RDC, []) is RDC
+    assert build_facts_for(RDC, []) is RDC
