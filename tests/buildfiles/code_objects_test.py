@@ -69,7 +69,7 @@ add_custom_command(OUTPUT k.fatbin
 
 
 @pytest.mark.parametrize("nvcc", ["${CMAKE_CUDA_COMPILER}", "${CUDAToolkit_NVCC_EXECUTABLE}",
-                                  "nvcc"])
+                                  "nvcc", '"${CUDA_TOOLKIT_ROOT_DIR}/bin/nvcc"'])
 def test_cmake_custom_command_runs_hipcc_over_the_gpu_list(nvcc: str):
     out, codes = convert(CMAKE.format(nvcc=nvcc), "cmake")
     assert out == CMAKE_AFTER

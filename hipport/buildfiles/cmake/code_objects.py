@@ -83,8 +83,8 @@ def custom_command(p: CMakePass, cmd: Command) -> None:
         if w.value != "COMMAND" or k + 1 >= len(words):
             continue
         program = words[k + 1]
-        if program.value not in CMAKE_NVCC:
-            continue
+        if program.value not in CMAKE_NVCC and not program.value.endswith("/nvcc"):
+            continue  # (`${CUDA_TOOLKIT_ROOT_DIR}/bin/nvcc` is nvcc too)
         p.edit("HP609", f"{program.value} -> {CMAKE_HIPCC} (hipcc, from find_package(hip)): "
                "CMake's HIP compiler is Clang", program.start, program.end, CMAKE_HIPCC)
         p.needs_hip = True
