@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from hipport.buildfiles.build_facts import build_facts_for
 from hipport.converter import RunOptions
 from hipport.delivery import Mode
 from hipport.errors import UsageError
@@ -84,6 +85,8 @@ def plan(request: Request) -> Plan:
     # below, the build files' and the sources', sees the same ones.
     settings = targets_for(request.settings, [j.source for j in jobs
                                               if j.convert and j.build_kind is None])
+    # What the build files say that sources need (RDC for HP320, HP618).
+    settings = build_facts_for(settings, [j.source for j in jobs if j.build_kind is not None])
     if settings is not request.settings:
         request = replace(request, settings=settings)
     chosen = request.strategy.plan(Tree(request.paths, tuple(roots), request.mode, out,

@@ -40,6 +40,11 @@ class Settings:
     # How exact a fallback of the polyfill header must be to be applied
     # (docs/polyfills.md): its exactness is one of these.
     polyfills: tuple[str, ...] = SAFE_POLYFILLS
+    # What the tree's build files say (hipport.buildfiles.build_facts): it
+    # compiles relocatable device code (CUDA_SEPARABLE_COMPILATION ON,
+    # -rdc=true); it makes device code files with nvcc -ptx/-cubin/-fatbin.
+    relocatable_device_code: bool = False
+    code_objects_built: bool = False
 
     def __post_init__(self) -> None:
         if not self.offload_arch or not all(

@@ -183,6 +183,23 @@ _CODE_RULES = (
          "file, an embedded resource) is named by the program's own name argument where it "
          "is a literal: convert that file with hipport as well.",
          category=Category.CODE_RULE, fixable=Fixable.UNSAFE, work=Work.BREAKS_BUILD),
+    Code("HP320", "rdc-static-device-symbol", "A `static` `__constant__`/`__device__` "
+         "variable that the file's host code names (`cudaMemcpyToSymbol(table, ...)`), in a "
+         "build with relocatable device code: `static` removed.", Severity.INFO,
+         "With `-fgpu-rdc` (CUDA's `CUDA_SEPARABLE_COMPILATION ON`, `-rdc=true`), Clang "
+         "registers such a variable for the host under a per-file name while the kernels "
+         "refer to the plain one, and the device link fails: `lld: error: undefined symbol: "
+         "table` (HIP 5.2 and ROCm 6.4 alike; an anonymous namespace fails the same way). "
+         "`__attribute__((used))` links but leaves two variables: the host would write one "
+         "and the kernels read the other. Without `static` the variable has one name on "
+         "both sides. hipport knows the build compiles relocatable device code from the "
+         "tree's build files, read before any file is converted; without it the file is "
+         "left alone, as are headers (removing `static` there would define the variable in "
+         "every file including the header). Another file defining a variable of the same "
+         "name now fails the link (`duplicate symbol`): rename one of them.\n\n"
+         "```cpp\nstatic __constant__ unsigned int table[256];   // before\n"
+         "__constant__ unsigned int table[256];          // after\n```",
+         category=Category.CODE_RULE, fixable=Fixable.SAFE, announced=True),
 )
 
 _LEDGER = (

@@ -81,7 +81,9 @@ def _genex(p: CMakePass, args: list[Argument], i: int, nvcc: bool, bare_g: bool)
 def _rewrite(p: CMakePass, words: list[Word], nvcc: bool, bare_g: bool = False) -> None:
     if not words:
         return
-    result = rewrite_flags(p.text, words, p.options.offload_arch, nvcc=nvcc, bare_g=bare_g)
+    loops = [v for s, e, v in p.arch_loops if s <= words[0].start < e]
+    result = rewrite_flags(p.text, words, p.options.offload_arch, nvcc=nvcc, bare_g=bare_g,
+                           arch_loop=loops[-1] if loops else None)
     p.findings += result.findings
     p.claimed += result.claimed
     for lib in result.libraries:

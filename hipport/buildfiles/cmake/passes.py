@@ -35,6 +35,8 @@ class CMakePass:
     language_end: int | None = None
     needs_hip: bool = False  # a target gets hip::host: find_package(hip) is needed
     host_use: int | None = None  # the first target command that gets hip::host
+    # (start, end, variable) of loops over the GPU list (cmake.code_objects)
+    arch_loops: list[tuple[int, int, str]] = field(default_factory=list)
 
     def edit(self, code: str, message: str, start: int, end: int, text: str,
              claim: bool = True) -> None:
