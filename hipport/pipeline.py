@@ -16,7 +16,7 @@ from hipport.converter import RunOptions
 from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import display_path, shown_path
-from hipport.files import Selection, Skipped, SourcePath, discover
+from hipport.files import Selection, Skipped, SourcePath, discover, refuse_link_loop
 from hipport.gpus import targets_for
 from hipport.jobs import FileResult, Job
 from hipport.locking import writing_under
@@ -141,6 +141,7 @@ def _roots(paths: Sequence[Path]) -> list[Path]:
     for p in paths:
         if not p.exists() and not p.is_symlink():
             raise UsageError(f"{shown_path(p)}: no such file or directory")
+        refuse_link_loop(p)
     return [p.resolve() if p.is_dir() else p.resolve().parent for p in paths]
 
 
