@@ -24,7 +24,7 @@ NEWEST_VERIFIED = VERIFIED_RELEASES[-1]
 # What --rocm-version defaults to: the newest release we can vouch for.
 DEFAULT_TARGET = NEWEST_VERIFIED
 
-_TARGET_RE = re.compile(r"\d+\.\d+(\.\d+)?")
+_TARGET_RE = re.compile(r"[0-9]+\.[0-9]+(\.[0-9]+)?")  # ASCII: \d also takes "٦.٤"
 
 
 def release_text(release: Release) -> str:
