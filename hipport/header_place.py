@@ -15,6 +15,7 @@ kind's marker), and never a symbolic link."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -23,6 +24,31 @@ from typing import Callable
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.generated import generated, generated_text
+
+
+@dataclass(frozen=True)
+class Forwarders:
+    """The forwarders of one kind of header: a header generated for a folder
+    converted on its own, once its tree has a header, includes the tree's,
+    so the folder's files keep their include and a translation unit sees
+    one header (the two would share an include guard)."""
+
+    marker: bytes
+    comment: str  # ends the include line: "/* forwards to the tree's compat header */"
+    serves: str  # what the tree's header does for the names: "maps"
+
+    def text(self, include: str, name: str) -> bytes:
+        return "\n".join([
+            self.marker.decode() + ": do not edit.",
+            f" * {name} was generated when this folder was converted on its own; the header of",
+            f" * the tree around it, generated since, {self.serves} the names used here too. */",
+            f'#include "{include}"  {self.comment}', ""]).encode()
+
+    def target(self, text: bytes) -> str | None:
+        """Where a forwarding header leads (its include), None for another text."""
+        pattern = rb'^#include "([^"\n]+)"  ' + re.escape(self.comment.encode()) + rb"$"
+        found = re.search(pattern, text, re.M) if text.startswith(self.marker) else None
+        return found.group(1).decode("utf-8", "surrogateescape") if found else None
 
 
 @dataclass(frozen=True)
