@@ -24,6 +24,7 @@ from hipport.request import Request
 from hipport.runner import default_workers, drop_project_declared, run_jobs, tally
 from hipport.score import RunStats
 from hipport.strategy import Finish, Generated, Tree
+from hipport.writing import unwritable_folder
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ def plan(request: Request) -> Plan:
     chosen = request.strategy.plan(Tree(request.paths, tuple(roots), request.mode, out,
                                         tuple(jobs), request.selection, request.rules,
                                         request.settings))
+    if request.mode in (Mode.IN_PLACE, Mode.MIRROR):
+        _check_writable(chosen.jobs, chosen.generated, request.mode)
     options = RunOptions(request, out, chosen.strategy)
     return Plan(request, chosen.jobs, tuple(skipped), options, chosen.finish, chosen.generated)
 
@@ -222,6 +225,28 @@ def _check_backup_names(jobs: Sequence[Job], suffix: str, selection: Selection) 
         more = f" and {len(clashes) - 3} more" if len(clashes) > 3 else ""
         raise UsageError(f"--backup {suffix}: backups would be named like files hipport "
                          f"converts ({shown}{more}); choose a suffix such as .orig")
+
+
+def _check_writable(jobs: Sequence[Job], generated: Sequence[Generated], mode: Mode) -> None:
+    """Every folder the run may write to can be written, before anything is:
+    a run stopped by the first file it cannot write leaves the others
+    rewritten (in place, sources that include a header it never wrote)."""
+    headers = {g.target: g.way_out for g in generated if g.target is not None}
+    targets = [*headers, *(j.target for j in jobs if j.target is not None
+                           and (j.convert or mode is Mode.MIRROR))]
+    asked: set[Path] = set()
+    for target in targets:
+        if target.parent in asked:
+            continue
+        asked.add(target.parent)
+        found = unwritable_folder(target)
+        if found is None:
+            continue
+        folder, why = found
+        way_out = headers.get(target, "make the folder writable, or leave its files out with "
+                                      "--exclude")
+        raise UsageError(f"cannot write {display_path(target)}: {display_path(folder)}: {why}; "
+                         f"nothing was written ({way_out})")
 
 
 def _check_output_folders(jobs: Sequence[Job], out: Path) -> None:

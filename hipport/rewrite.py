@@ -35,9 +35,11 @@ class RewriteStrategy:
             return StrategyPlan(self, tree.jobs)
         places = plan_places(tree.paths, tree.mode, tree.output, tree.jobs, tree.selection)
         planned = replace(self, polyfill_headers=places.pairs())
+        way_out = ("make the folder writable, or convert with --polyfills none (the APIs the "
+                   "header emulates then stay in the ledger)")
         generated = tuple(g for p in places.places for g in (
-            Generated(p.path, p.target, p.display),
-            *(Generated(n.source, n.target, n.display) for n in p.nested)))
+            Generated(p.path, p.target, p.display, way_out),
+            *(Generated(n.source, n.target, n.display, way_out) for n in p.nested)))
         return StrategyPlan(planned, places.jobs, WriteHeader(places, tree.mode, tree.settings),
                             generated)
 
