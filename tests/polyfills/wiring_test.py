@@ -193,6 +193,9 @@ def partial_rerun(tree: Path) -> None:
     b.write_bytes(b.read_bytes() + REDUCE.split(b"\n", 1)[1])
     result = run(str(tree / "sub"), "--in-place")
     assert result.exit_code == 0, result.stderr
+    # The run changed no source: it says the header it updated.
+    assert "nothing left to convert in 1 file · updated " in result.stderr
+    assert "hipport_polyfills.h" in result.stderr.rsplit("updated ", 1)[1]
 
 
 def test_a_subfolder_converted_again_updates_the_trees_header(tmp_path: Path):
