@@ -12,6 +12,7 @@ from hipport.commands.listing import Listing, Shown, fix_hints, summary_line
 from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import display_path
+from hipport.jobs import Outcome
 from hipport.output import FORMATS, HUMAN_FORMATS
 from hipport.output.progress import progress_bar
 from hipport.output.style import color_diff, color_wanted, interactive
@@ -93,7 +94,10 @@ def run_convert(request: Request, shown: Shown,
     if not shown.quiet and shown.output_format in HUMAN_FORMATS and not shown.statistics:
         for hint in fix_hints(listing, request.settings.unsafe_fixes):
             click.echo(hint, err=True)
-    click.echo(summary_line(stats, listing.palette, planned.options.strategy.settled), err=True)
+    updated = [r.display for r in run.results if r.generated and r.outcome is Outcome.CONVERTED
+               and request.mode in (Mode.IN_PLACE, Mode.MIRROR)]
+    click.echo(summary_line(stats, listing.palette, planned.options.strategy.settled, updated),
+               err=True)
     if request.mode is Mode.DRY_RUN and not shown.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     code = _exit_code(run, after)

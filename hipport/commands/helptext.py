@@ -44,7 +44,8 @@ Exit codes:
   1  a file failed and was left unchanged, or --strict and CUDA references remain
      or a change needs confirming (HP411)
      (or, with --verify, a translation unit does not compile)
-  2  usage or configuration error; nothing was written (or no hipcc for --verify)"""
+  2  usage or configuration error, or a folder the run would write to cannot be
+     written; nothing was written (or no hipcc for --verify)"""
 
 CHECK_SECTIONS = {
     "What fails": ("policy", "fail_on", "ignore", "report_unused_suppressions",

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from hipport.compat import GUARD, MARKER, amd_condition
+from hipport.header_place import Forwarders
 from hipport.polyfills import DEFAULT_TARGET as POLYFILL_TARGET
 from hipport.polyfills import Exactness, section_lines, select
 from hipport.polyfills import covered_names as polyfilled_names
@@ -114,25 +115,9 @@ def read_uses(text: bytes, table: MappingTable) -> Uses:
 
 
 FORWARD = "/* forwards to the tree's compat header */"
-_FORWARD = re.compile(rb'^#include "([^"\n]+)"  ' + re.escape(FORWARD.encode()) + rb"$", re.M)
-
-
-def forwarder(include: str, name: str) -> bytes:
-    """The text that replaces a header generated for a folder converted on
-    its own, once its tree has a header: it includes the tree's, so the
-    folder's files keep their include and a translation unit sees one
-    header (the two would share an include guard)."""
-    return "\n".join([
-        MARKER.decode() + ": do not edit.",
-        f" * {name} was generated when this folder was converted on its own; the header of",
-        " * the tree around it, generated since, maps the names used here too. */",
-        f'#include "{include}"  {FORWARD}', ""]).encode()
-
-
-def forwarded(text: bytes) -> str | None:
-    """Where a forwarding header leads (its include), None for another text."""
-    found = _FORWARD.search(text) if text.startswith(MARKER) else None
-    return found.group(1).decode("utf-8", "surrogateescape") if found else None
+_FORWARDERS = Forwarders(MARKER, FORWARD, "maps")
+forwarder = _FORWARDERS.text
+forwarded = _FORWARDERS.target
 
 
 def merged(*parts: Uses) -> Uses:

@@ -34,7 +34,8 @@ FUNDAMENTAL_TYPES = frozenset(
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEADER_PART = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]*\Z")
 # A release in cuda_version / rocm_version: 6, 6.2 or 6.2.1 (mappings/schema.json).
-VERSION = re.compile(r"\d+(\.\d+){0,2}\Z")
+# ASCII digits only: Python's \d, int() and str.isdigit() also take "٦.٢".
+VERSION = re.compile(r"[0-9]+(\.[0-9]+){0,2}\Z")
 
 
 def _header_path(text: str) -> bool:
@@ -183,9 +184,12 @@ class Mapping:
         return dict(self.rocm_version).get("removed")
 
 
+_ASCII_DIGITS = frozenset("0123456789")
+
+
 def parse_version(text: str) -> tuple[int, ...]:
     parts: list[int] = []
     for piece in text.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
+        digits = "".join(ch for ch in piece if ch in _ASCII_DIGITS)
         parts.append(int(digits) if digits else 0)
     return tuple(parts)

@@ -27,7 +27,7 @@ NEWEST_VERIFIED = VERIFIED_RELEASES[-1]
 # builds there).
 DEFAULT_TARGET: Release = (6, 4)
 
-_TARGET_RE = re.compile(r"\d+\.\d+(\.\d+)?")
+_TARGET_RE = re.compile(r"[0-9]+\.[0-9]+(\.[0-9]+)?")  # ASCII: \d also takes "٦.٤"
 
 
 def release_text(release: Release) -> str:

@@ -45,7 +45,9 @@ def test_targets_from_the_oldest_verified_release_on_are_accepted(text, release)
 @pytest.mark.parametrize(("text", "why"), [("5.0", "older than 5.2"), ("4.5", "older than 5.2"),
                                            ("six", "expected a ROCm release"),
                                            ("6", "expected a ROCm release"),
-                                           ("6.4-rc1", "expected a ROCm release")])
+                                           ("6.4-rc1", "expected a ROCm release"),
+                                           ("\u0666.\u0664", "expected a ROCm release"),
+                                           ("\uff16.\uff14", "expected a ROCm release")])
 def test_other_targets_are_refused_with_the_reason(text, why):
     with pytest.raises(ValueError, match=why):
         parse_target(text)
