@@ -353,7 +353,9 @@ def _build(project: Project, folder: Path, copy: Path, settings: BuildSettings,
         seconds = time.monotonic() - started
         kept, cut = kept_output(text)
         result.steps.append(StepResult(step.name, step.argv, status, seconds, kept, cut))
-        result.findings += _findings(project, step.name, text, status, places, timeout)
+        found = _findings(project, step.name, text, status, places, timeout)
+        awkward = _awkward_path(project, step.name, folder, source) if status else []
+        result.findings += awkward or found
         output += text
         if status != 0:
             break
@@ -470,6 +472,21 @@ def _findings(project: Project, step: str, output: str, status: int | None,
         if finding.location is not None and finding.original is None:
             found[i] = _with_original(finding, places.original(finding.location))
     return found
+
+
+def _awkward_path(project: Project, step: str, folder: Path,
+                  source: Path) -> list[BuildFinding]:
+    """A failed step of a project whose path has a character its build tool
+    cannot take: that is the cause (whatever the tool then printed)."""
+    for character, name in project.system.path_characters:
+        for path in (source, folder):
+            if character in str(path):
+                code = "HP657" if step == "configure" else "HP658"
+                return [BuildFinding(code, f"error: {project.system.title} cannot build in a "
+                                     f"folder whose path has {name} in it; rename "
+                                     f"{project.root.relative_to(project.top).as_posix()!r}",
+                                     step, Location(project.build_file, 1))]
+    return []
 
 
 def _with_target(finding: BuildFinding, target: str | None) -> BuildFinding:

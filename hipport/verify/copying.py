@@ -2,7 +2,8 @@
 objects beside the sources, CMake's ``configure_file`` into the source
 folder) reaches the user's files, and its removal.
 
-Files are copied (times kept, so make sees what is newer); folders whose
+Files are copied (times kept, so make sees what is newer; writable by their
+owner, as a build of a read-only tree expects of its copy); folders whose
 name starts with ``.`` (``.git``) are left out.  Links stay links, never
 followed: one to a place inside the tree leads to the same place in the
 copy; one that leads outside leads to the same place as before, by its
@@ -59,7 +60,13 @@ def _copy(folder: Path, top: Path, target: Path, skipped: list[Skipped]) -> None
                     pending.append((source, there))
             elif entry.is_file():
                 shutil.copy2(source, there)
+                _owned(there, stat.S_IWUSR)
         shutil.copystat(folder, target)
+        _owned(target, stat.S_IRWXU)
+
+
+def _owned(path: Path, bits: int) -> None:
+    path.chmod(stat.S_IMODE(path.stat().st_mode) | bits)
 
 
 def _link(source: Path, top: Path, there: Path, skipped: list[Skipped]) -> None:
