@@ -20,6 +20,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from hipport.deferred_signals import deferred_signals
 from hipport.errors import UsageError
 
 
@@ -90,12 +91,14 @@ def _why(error: OSError) -> str:
 def remove_tree(folder: Path) -> None:
     """``folder`` and everything in it, also what a build made read-only
     or unreadable (a ``chmod 0`` folder would keep its files); what cannot
-    be removed stays."""
-    _openable(folder)
-    for here, folders, _ in os.walk(folder):  # top-down: a folder is opened before it is read
-        for name in folders:
-            _openable(Path(here, name))
-    shutil.rmtree(folder, ignore_errors=True)
+    be removed stays.  A second Ctrl-C (SIGTERM, SIGHUP) waits for it: it
+    would leave half a folder."""
+    with deferred_signals():
+        _openable(folder)
+        for here, folders, _ in os.walk(folder):  # top-down: opened before it is read
+            for name in folders:
+                _openable(Path(here, name))
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _openable(folder: Path) -> None:

@@ -200,3 +200,15 @@ def test_a_stopped_build_leaves_nothing(tmp_path, toolchain, monkeypatch, signum
     assert proc.returncode == 128 + signum, err
     assert list(temp.iterdir()) == []
     assert survivors(pids) == []
+
+
+def test_a_time_limit_shorter_than_hipccs_answer_is_named(tmp_path, monkeypatch):
+    """Item 14: `--timeout 0.001` said "no HIP compiler ... Install hipcc"."""
+    slow = executable(tmp_path / "bin" / "hipcc", "#!/bin/sh\nsleep 5\necho 'HIP version: 6.4'\n")
+    monkeypatch.delenv("HIPCC", raising=False)
+    src = tree(tmp_path / "t", {"a.hip": ""})
+    result = run("verify", src, "--hipcc", slow, "--timeout", "0.2")
+    assert result.exit_code == 2
+    assert "no HIP compiler answered --version within 0.2 s (tried --hipcc: " in result.stderr
+    assert result.stderr.rstrip().endswith("give a longer --timeout")
+    assert "Install hipcc" not in result.stderr
