@@ -354,7 +354,7 @@ def _build(project: Project, folder: Path, copy: Path, settings: BuildSettings,
         kept, cut = kept_output(text)
         result.steps.append(StepResult(step.name, step.argv, status, seconds, kept, cut))
         found = _findings(project, step.name, text, status, places, timeout)
-        awkward = _awkward_path(project, step.name, folder, source) if status else []
+        awkward = _awkward_path(project, step.name) if status else []
         result.findings += awkward or found
         output += text
         if status != 0:
@@ -474,18 +474,17 @@ def _findings(project: Project, step: str, output: str, status: int | None,
     return found
 
 
-def _awkward_path(project: Project, step: str, folder: Path,
-                  source: Path) -> list[BuildFinding]:
-    """A failed step of a project whose path has a character its build tool
-    cannot take: that is the cause (whatever the tool then printed)."""
+def _awkward_path(project: Project, step: str) -> list[BuildFinding]:
+    """A failed step of a project whose path below its tree has a character
+    its build tool cannot take (the copy's and the build folder's own names
+    are safe): that is the cause, whatever the tool then printed."""
+    relative = project.root.relative_to(project.top).as_posix()
     for character, name in project.system.path_characters:
-        for path in (source, folder):
-            if character in str(path):
-                code = "HP657" if step == "configure" else "HP658"
-                return [BuildFinding(code, f"error: {project.system.title} cannot build in a "
-                                     f"folder whose path has {name} in it; rename "
-                                     f"{project.root.relative_to(project.top).as_posix()!r}",
-                                     step, Location(project.build_file, 1))]
+        if character in relative:
+            code = "HP657" if step == "configure" else "HP658"
+            return [BuildFinding(code, f"error: {project.system.title} cannot build in a "
+                                 f"folder whose path has {name} in it; rename {relative!r}",
+                                 step, Location(project.build_file, 1))]
     return []
 
 
