@@ -41,6 +41,7 @@ class AfterConvert:
     # build files' first target).
     verify_arch: tuple[str, ...] = ()
     verify_units: bool = False  # --verify-units: compile each translation unit alone
+    sandbox: bool = True  # --verify builds in a sandbox; False: --no-sandbox
 
 
 def convert_mode(output: Path | None, in_place: bool, diff: bool) -> Mode:
@@ -67,6 +68,8 @@ def _validate(request: Request, shown: Shown, after: AfterConvert) -> None:
         raise UsageError("--prune only applies to -o/--output DIR")
     if (after.hipcc or after.hipcc_args) and not after.verify:
         raise UsageError("--hipcc and --hipcc-arg only apply to --verify")
+    if not after.sandbox and not after.verify:
+        raise UsageError("--no-sandbox only applies to --verify")
     if after.verify and mode not in (Mode.MIRROR, Mode.IN_PLACE):
         why = "--diff writes nothing" if mode is Mode.DIFF else "a dry run writes nothing"
         raise UsageError(f"--verify compiles the converted files, but {why}: use -o DIR or "
@@ -114,7 +117,8 @@ def _verify_request(planned: Plan, after: AfterConvert, paths: tuple[Path, ...]
     request = planned.request
     return VerifyRequest(paths, after.hipcc, after.verify_arch,
                          request.front_end.compile_commands, after.hipcc_args,
-                         jobs=request.jobs, mode=UNITS if after.verify_units else None)
+                         jobs=request.jobs, mode=UNITS if after.verify_units else None,
+                         sandbox=after.sandbox)
 
 
 def _probe(planned: Plan, after: AfterConvert) -> None:

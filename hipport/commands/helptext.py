@@ -20,7 +20,8 @@ CONVERT_SECTIONS = {
                    "polyfills", "rules", "strict", "fast"),
     "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
-    "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg"),
+    "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg",
+                                             "no_sandbox"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "show_fixes", "quiet", "verbose", "color"),
 }
@@ -83,7 +84,7 @@ REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
     "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "rules"),
-    "Build": ("verify_build", "timeout"),
+    "Build": ("verify_build", "timeout", "no_sandbox"),
     "Semantic mode": SEMANTIC,
 }
 
@@ -122,7 +123,7 @@ Exit codes:
   2  usage error (an unknown library, say)"""
 
 VERIFY_SECTIONS = {
-    "Mode": ("build", "build_dir", "build_system"),
+    "Mode": ("build", "build_dir", "build_system", "no_sandbox"),
     "Compiler": ("hipcc", "offload_arch", "hipcc_arg", "syntax_only", "timeout", "jobs"),
     "Translation units": ("compile_commands",),
     "Output": ("fmt", "strict", "quiet", "color"),
