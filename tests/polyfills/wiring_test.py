@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from hipport.api import convert_source
 from hipport.cli import cli
 from hipport.polyfills import MARKER, covered_names
+from hipport.settings import Settings
+from hipport.table.versions import parse_target
 
 LDLU = b"__global__ void k(int4* p, int4* q) { *q = __ldlu(p); }\n"
 SYNC = b"#include <cuda_runtime.h>\n__global__ void s(int* p) { p[0] = 1; __syncwarp(); }\n"
@@ -165,3 +167,28 @@ def test_compat_puts_the_fallbacks_into_its_header(tmp_path: Path):
     again = run(str(tmp_path), "--strategy", "compat", "--in-place")
     assert (tmp_path / "hip_compat.h").read_bytes() == header
     assert "nothing left to convert" in again.stderr
+
+
+RING = (b"#include <cuda_runtime.h>\n"
+        b"__global__ void k(unsigned* head, unsigned* credits, unsigned n) {\n"
+        b"  atomicInc_system(head, n - 1);\n  atomicDec_system(credits, n);\n}\n")
+
+
+def test_scoped_atomics_hip_lacks_are_emulated():
+    """Neither HIP 5.2 nor ROCm 6.4 declares atomicInc_system/atomicDec_system:
+    uses are emulated (exact), not left as unknown names."""
+    for target in ("5.2", "6.4"):
+        result = convert_source(RING, Settings(rocm_version=parse_target(target)), name="k.cu")
+        emulated = sorted(f.finding.cuda_name for f in result.findings if f.code == "HP701")
+        assert emulated == ["atomicDec_system", "atomicInc_system"], target
+        assert b'#include "hipport_polyfills.h"\n' in result.output
+        assert result.stats.refs_unconverted == 0
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(b"__global__ void k(unsigned* p) { atomicAdd_system(p, 1u); }\n",
+                 id="scoped-atomic-hip-has"),
+    pytest.param(b"struct Ring { unsigned atomicInc_system_count; };\n", id="longer-name"),
+])
+def test_scoped_atomics_hip_has_get_no_header(source: bytes):
+    assert b"hipport_polyfills.h" not in convert_source(source, name="k.cu").output
