@@ -192,3 +192,28 @@ def test_scoped_atomics_hip_lacks_are_emulated():
 ])
 def test_scoped_atomics_hip_has_get_no_header(source: bytes):
     assert b"hipport_polyfills.h" not in convert_source(source, name="k.cu").output
+
+
+GRID = b"struct P { float w[1024]; };\n__global__ void k(const __grid_constant__ P p, float* o) " \
+    b"{ o[0] = p.w[0]; }\n"
+
+
+def test_grid_constant_hip_rejects_is_defined_by_the_header():
+    result = convert_source(GRID, name="k.cu")
+    assert [f.finding.cuda_name for f in result.findings if f.code == "HP701"] == \
+        ["__grid_constant__"]
+    assert b'#include "hipport_polyfills.h"\n' in result.output
+    bare = convert_source(GRID, Settings(polyfills=()), name="k.cu")
+    assert [f.code for f in bare.findings if f.finding.cuda_name == "__grid_constant__"] == \
+        ["HP901"]
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(b"// const __grid_constant__ P p\nint x;\n", id="comment"),
+    pytest.param(b'const char* s = "__grid_constant__";\n', id="string"),
+    pytest.param(b"int my__grid_constant__value;\n", id="longer-name"),
+])
+def test_grid_constant_look_alikes_get_nothing(source: bytes):
+    result = convert_source(source, name="k.cu")
+    assert b"hipport_polyfills.h" not in result.output
+    assert not [f for f in result.findings if f.code in ("HP701", "HP901")]
