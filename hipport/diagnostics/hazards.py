@@ -263,6 +263,24 @@ _HAZARDS: tuple[Code, ...] = (
              "__device__ float atomicMax(float* address, float val) { /* CAS loop */ }\n"
              "#endif"),
          work=Work.BREAKS_BUILD),
+    Code("HP417", "group-shuffle-of-class-type",
+         "Cooperative-groups shuffle of a class-type value (`tile.shfl_xor(uint4, ...)`, "
+         "`tile.shfl_down(double2, ...)`, a struct): HIP's take integers and "
+         "floating-point values only.", Severity.ERROR, _explain(
+             "CUDA's `thread_block_tile` and `coalesced_group` shuffles move any trivially "
+             "copyable type, word by word. HIP's `static_assert` that the value is an integer "
+             "or a floating-point type (\"Neither an integer or float type.\", HIP 5.2 and "
+             "ROCm 6.4 alike), so a 16-byte vector or a struct does not compile; overloads of "
+             "the free `__shfl*` functions cannot get past that assertion. hipport reports "
+             "the calls whose value it knows to be such a type: a CUDA vector type, a struct, "
+             "class or union the file defines, or a `make_<vector>(...)` value.",
+             "Shuffle the members one by one (the same lane arithmetic for each gives the "
+             "same result), or copy the value into 4-byte words with `memcpy` and shuffle "
+             "those.",
+             "uint4 v = in[i];\nv = tile.shfl_xor(v, 1);",
+             "uint4 v = in[i];\nv.x = tile.shfl_xor(v.x, 1);\nv.y = tile.shfl_xor(v.y, 1);\n"
+             "v.z = tile.shfl_xor(v.z, 1);\nv.w = tile.shfl_xor(v.w, 1);"),
+         work=Work.BREAKS_BUILD),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from hipport.api import convert_source
-from tests.hazards.helpers import found
-from tests.toolchain import HipOracle, compile_hip
+from tests.hazards.helpers import compile_converted, found
+from tests.toolchain import HipOracle
 
 CUB = "#include <cub/cub.cuh>\n"
 
@@ -107,12 +107,10 @@ PROGRAM = "#include <cuda_runtime.h>\n{definition}\n__global__ void k(float* p) 
 ])
 def test_hp416_says_what_the_compiler_says(source: str, breaks: bool, tmp_path,
                                            hip_oracle: HipOracle):
-    result = convert_source(PROGRAM.format(definition=source), name="k.cu")
-    path = tmp_path / "k.hip"
-    path.write_bytes(result.output)
-    proc = compile_hip(path, oracle=hip_oracle)
+    reported, proc = compile_converted(PROGRAM.format(definition=source), "HP416", tmp_path,
+                                       hip_oracle)
     assert (proc.returncode != 0) == breaks, proc.stderr[-2000:]
-    assert any(f.code == "HP416" for f in result.findings) == breaks
+    assert reported == breaks
     if breaks:
         assert "redefinition of 'atomicMax'" in proc.stderr
 
@@ -135,11 +133,8 @@ KERNEL = CUB + """__global__ void k(int* p)
 ])
 def test_hp415_says_what_the_compiler_says(threads: int, algorithm: str, tmp_path,
                                            hip_oracle: HipOracle):
-    result = convert_source(KERNEL.format(threads=threads, algorithm=algorithm), name="k.cu")
-    reported = any(f.code == "HP415" for f in result.findings)
-    path = tmp_path / "k.hip"
-    path.write_bytes(result.output)
-    proc = compile_hip(path, oracle=hip_oracle)
+    reported, proc = compile_converted(KERNEL.format(threads=threads, algorithm=algorithm),
+                                       "HP415", tmp_path, hip_oracle)
     assert (proc.returncode != 0) == reported, proc.stderr[-2000:]
     if reported:
         assert "BlockSize must be a multiple of hardware warpsize" in proc.stderr
