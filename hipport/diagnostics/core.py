@@ -134,6 +134,33 @@ _CODE_RULES = (
     _rewrite("HP312", "launch-chevrons-joined", "Kernel launch written with spaced chevrons "
              "(`k << <grid, block >> > (args)`, which nvcc accepts; clang, so hipcc, reads only "
              "the `<<<` and `>>>` tokens): the chevrons joined.", reference=False),
+    Code("HP317", "cuda-arch-test-resolved", "An architecture threshold in a conditional "
+         "directive (`#if __CUDA_ARCH__ >= 530`) answered for AMD GPUs: true in the device "
+         "pass where AMD GPUs have what the threshold asks for (sm_70 and older), false "
+         "where they do not; the original kept in a comment.", Severity.INFO,
+         "hipcc defines no `__CUDA_ARCH__`, so `__CUDA_ARCH__ >= 530` is 0 in every pass and "
+         "the AMD device pass silently compiles the branch meant for the host or for old "
+         "GPUs (often a stub); `__HIP_DEVICE_COMPILE__` (what `#ifdef __CUDA_ARCH__` becomes) "
+         "is 1 in the device pass, so comparing it with 530 is as wrong. The rewrite answers "
+         "each comparison for both passes: `#if __CUDA_ARCH__ >= 530` becomes `#if "
+         "defined(__HIP_DEVICE_COMPILE__) // AMD device pass as sm_70: #if __CUDA_ARCH__ >= "
+         "530`. An AMD device pass counts as sm_70: half2 arithmetic (sm_53), double "
+         "atomicAdd and scoped atomics (sm_60), `__dp4a` (sm_61), `__nanosleep` and the "
+         "`_sync` warp functions (sm_70) are in HIP or the polyfill header; what sm_72 and "
+         "later add (integer and bf16 tensor cores, `cp.async`, clusters, TMA) is not, so "
+         "`__CUDA_ARCH__ >= 800` is false there and the project's path for older GPUs is "
+         "built. A bare `#ifdef __CUDA_ARCH__` (device pass or not) is left to the "
+         "`__CUDA_ARCH__` rename. See docs/preprocessor.md.",
+         category=Category.CODE_RULE, fixable=Fixable.SAFE, announced=True),
+    Code("HP318", "cuda-arch-stub-compiled", "An architecture test whose branch for AMD GPUs "
+         "is a stub (`#error`, a trap, `assert(false)`): the code behind the threshold needs "
+         "what AMD GPUs lack.", Severity.ERROR,
+         "After the threshold is answered for AMD GPUs (HP317), the device pass compiles the "
+         "branch the project wrote for GPUs without the feature, and that branch only stops "
+         "the build or the kernel: `#if __CUDA_ARCH__ >= 800 ... cp.async ... #else "
+         "#error needs sm_80 #endif`. Port the guarded code to AMD (rocWMMA for tensor "
+         "cores, plain loads to shared memory for `cp.async`) or write the missing path, "
+         "then remove the stub.", category=Category.CODE_RULE, work=Work.BREAKS_BUILD),
     _rewrite("HP313", "host-math-classification", "C's floating-point classification "
              "function called unqualified in host code (`isfinite(x)`: HIP declares only its "
              "device overloads in the global namespace, so the host compile fails): written "

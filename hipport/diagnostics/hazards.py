@@ -224,6 +224,63 @@ _HAZARDS: tuple[Code, ...] = (
              "  o[0] = tex2D<float>(t, 0.5f, 0.5f);\n}",
              "# CMakeLists.txt, converted\nset(CMAKE_HIP_ARCHITECTURES gfx90a)"),
          work=Work.NONE),
+    Code("HP415", "block-transpose-not-whole-wavefronts",
+         "hipCUB block load or store through warps (`BLOCK_LOAD_WARP_TRANSPOSE`, "
+         "`BLOCK_STORE_WARP_TRANSPOSE`) for a block that is not a whole number of "
+         "wavefronts (`cub::BlockLoad<int, 96, 4, ...>`).", Severity.ERROR, _explain(
+             "The warp-transposing algorithms stage each warp's items through shared memory, "
+             "so the block must be whole warps. 96 threads are three 32-lane warps on NVIDIA "
+             "GPUs but one and a half 64-lane wavefronts on CDNA (gfx90a, gfx942): rocPRIM's "
+             "`block_load` and `block_store`, which hipCUB's BlockLoad and BlockStore use, "
+             "`static_assert` \"BlockSize must be a multiple of hardware warpsize\" (ROCm 6.4; "
+             "the `_TIMESLICED` forms map to the same method). hipCUB's other block "
+             "primitives (BlockReduce, BlockScan, BlockRadixSort, BlockExchange) take any "
+             "block size: rocPRIM reduces and scans a partial last wavefront over its valid "
+             "lanes, so `BlockReduce<float, 96>` and `BlockScan<int, 32>` are not reported.",
+             "Make the block a multiple of 64 threads (and launch it so), or use "
+             "`BLOCK_LOAD_TRANSPOSE` / `BLOCK_STORE_TRANSPOSE`, which give the same blocked "
+             "arrangement through shared memory for any block size.",
+             "using Load = cub::BlockLoad<int, 96, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>;",
+             "using Load = hipcub::BlockLoad<int, 96, 4, hipcub::BLOCK_LOAD_TRANSPOSE>;"),
+         work=Work.BREAKS_BUILD),
+    Code("HP416", "atomic-overload-redefined",
+         "The project defines an atomic overload that CUDA lacks and HIP declares "
+         "(`__device__ float atomicMax(float*, float)`): a redefinition.", Severity.ERROR,
+         _explain(
+             "CUDA has no floating-point `atomicMin`/`atomicMax`/`atomicSub`/`atomicCAS` "
+             "(nor `atomicExch` on double, nor the `unsigned long` atomics), so CUDA code "
+             "often defines its own. HIP declares all of them as inline device functions "
+             "(amd_hip_atomic.h, HIP 5.2 and ROCm 6.4 alike): a definition with the same "
+             "parameters is a redefinition of HIP's function and the file does not compile. "
+             "A template, or a function in a namespace, is another entity and is not "
+             "reported.",
+             "Keep the project's definition for the CUDA build only and let the AMD build "
+             "use HIP's (HIP's float `atomicMax` is a compare-and-swap loop that handles "
+             "negative values and -0.0, which the integer trick some projects use does "
+             "not), or rename the project's function and its calls.",
+             "__device__ float atomicMax(float* address, float val) { /* CAS loop */ }",
+             "#if !defined(__HIP_PLATFORM_AMD__)  // HIP declares atomicMax(float*, float)\n"
+             "__device__ float atomicMax(float* address, float val) { /* CAS loop */ }\n"
+             "#endif"),
+         work=Work.BREAKS_BUILD),
+    Code("HP417", "group-shuffle-of-class-type",
+         "Cooperative-groups shuffle of a class-type value (`tile.shfl_xor(uint4, ...)`, "
+         "`tile.shfl_down(double2, ...)`, a struct): HIP's take integers and "
+         "floating-point values only.", Severity.ERROR, _explain(
+             "CUDA's `thread_block_tile` and `coalesced_group` shuffles move any trivially "
+             "copyable type, word by word. HIP's `static_assert` that the value is an integer "
+             "or a floating-point type (\"Neither an integer or float type.\", HIP 5.2 and "
+             "ROCm 6.4 alike), so a 16-byte vector or a struct does not compile; overloads of "
+             "the free `__shfl*` functions cannot get past that assertion. hipport reports "
+             "the calls whose value it knows to be such a type: a CUDA vector type, a struct, "
+             "class or union the file defines, or a `make_<vector>(...)` value.",
+             "Shuffle the members one by one (the same lane arithmetic for each gives the "
+             "same result), or copy the value into 4-byte words with `memcpy` and shuffle "
+             "those.",
+             "uint4 v = in[i];\nv = tile.shfl_xor(v, 1);",
+             "uint4 v = in[i];\nv.x = tile.shfl_xor(v.x, 1);\nv.y = tile.shfl_xor(v.y, 1);\n"
+             "v.z = tile.shfl_xor(v.z, 1);\nv.w = tile.shfl_xor(v.w, 1);"),
+         work=Work.BREAKS_BUILD),
     Code("HP420", "inline-ptx",
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(

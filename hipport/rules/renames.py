@@ -14,6 +14,8 @@ from hipport.parse.conditions import Directive, blank, conditional_directives
 from hipport.parse.model import Reference, Role
 from hipport.rules import Context, RuleRole, file_rule, rule_for
 from hipport.rules.case_labels import removed_spans
+from hipport.rules.cuda_arch import ARCH
+from hipport.rules.cuda_arch import resolve as resolve_arch_tests
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
 from hipport.rules.emulation import EMULATION_CODES, emulated
@@ -35,10 +37,14 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
     deleted = _Spans(_deleted_arguments(ctx) + removed_spans(ctx))
     # Version tests in #if conditions are the cuda-version rule's.
     versions = [(r.start, r.end) for r in resolve_version_tests(ctx)]
+    # ... and architecture thresholds the cuda-arch rule's.
+    thresholds = [(e.start, e.end) for r in resolve_arch_tests(ctx) for e in r.edits]
     for ref in ctx.analysis.references:
         if deleted.cover(ref.start, ref.end):
             continue  # e.g. `__activemask()` as the mask a warp `_sync` call drops
         if ref.name in VERSION_MACROS and any(s <= ref.start < e for s, e in versions):
+            continue
+        if ref.name == ARCH and any(s <= ref.start < e for s, e in thresholds):
             continue
         entry = ctx.table.lookup(ref.name)
         if ref.name in ctx.table.guards and (entry is None or ref.role is Role.PP_CONDITION):

@@ -287,10 +287,10 @@ def test_statistics(project: Path):
 
 
 def test_unsafe_fixes_are_counted_apart(project: Path):
-    (project / "src" / "arch.cu").write_bytes(b"#if __CUDA_ARCH__ >= 700\nint x;\n#endif\n")
+    (project / "src" / "arch.cu").write_bytes(b"#ifdef __CUDA_ARCH__\nint x;\n#endif\n")
     result = run("--policy", "hip-only", "src/arch.cu")
     assert result.exit_code == 1
-    assert result.stdout.startswith("src/arch.cu:1:5: HP904 [*] `__CUDA_ARCH__`")
+    assert result.stdout.startswith("src/arch.cu:1:8: HP904 [*] `__CUDA_ARCH__`")
     assert "[*] 1 more with `hipport convert --unsafe-fixes`" in result.stderr
 
 

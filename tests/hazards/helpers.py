@@ -22,3 +22,13 @@ def fixed(source: str, unsafe: bool = True) -> str:
 
 def kernel(body: str, params: str = "int* out, const float* x") -> str:
     return f"__global__ void k({params}) {{\n{body}\n}}\n"
+
+
+def compile_converted(source: str, code: str, tmp_path, oracle):
+    """(whether ``code`` was reported, the oracle's compile of the converted file)."""
+    from tests.toolchain import compile_hip
+
+    result = convert_source(source, name="k.cu")
+    path = tmp_path / "k.hip"
+    path.write_bytes(result.output)
+    return any(f.code == code for f in result.findings), compile_hip(path, oracle=oracle)

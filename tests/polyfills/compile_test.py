@@ -127,6 +127,9 @@ DEVICE_IR = {
     "trap": [r"llvm\.trap"],
     "block-atomics": [r"atomicrmw (volatile )?add ptr addrspace\(3\)", r"cmpxchg",
                       r"atomicrmw (volatile )?(max|umax)"],
+    # A compare-and-swap loop at system scope: no syncscope (LLVM 19+) or
+    # "one-as" (HIP 5.2's LLVM 15); the device scope would be "agent[-one-as]".
+    "system-atomics": [r'cmpxchg [^\n]*, i32 \S+ (syncscope\("one-as"\) )?monotonic monotonic'],
 }
 
 

@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from hipport.api import convert_source
 from hipport.cli import cli
 from hipport.polyfills import MARKER, covered_names
+from hipport.settings import Settings
+from hipport.table.versions import parse_target
 
 LDLU = b"__global__ void k(int4* p, int4* q) { *q = __ldlu(p); }\n"
 SYNC = b"#include <cuda_runtime.h>\n__global__ void s(int* p) { p[0] = 1; __syncwarp(); }\n"
@@ -280,3 +282,53 @@ def test_the_rerun_subfolder_and_each_project_compile(tmp_path: Path, hip_oracle
     assert run(str(two / "t1"), str(two / "t2"), "--in-place").exit_code == 0
     (two / "t1").rename(tmp_path / "elsewhere")  # t2 builds on its own
     assert _syntax_error(two / "t2" / "mem.cu", hip_oracle) is None
+
+
+RING = (b"#include <cuda_runtime.h>\n"
+        b"__global__ void k(unsigned* head, unsigned* credits, unsigned n) {\n"
+        b"  atomicInc_system(head, n - 1);\n  atomicDec_system(credits, n);\n}\n")
+
+
+def test_scoped_atomics_hip_lacks_are_emulated():
+    """Neither HIP 5.2 nor ROCm 6.4 declares atomicInc_system/atomicDec_system:
+    uses are emulated (exact), not left as unknown names."""
+    for target in ("5.2", "6.4"):
+        result = convert_source(RING, Settings(rocm_version=parse_target(target)), name="k.cu")
+        emulated = sorted(f.finding.cuda_name for f in result.findings if f.code == "HP701")
+        assert emulated == ["atomicDec_system", "atomicInc_system"], target
+        assert b'#include "hipport_polyfills.h"\n' in result.output
+        assert result.stats.refs_unconverted == 0
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(b"__global__ void k(unsigned* p) { atomicAdd_system(p, 1u); }\n",
+                 id="scoped-atomic-hip-has"),
+    pytest.param(b"struct Ring { unsigned atomicInc_system_count; };\n", id="longer-name"),
+])
+def test_scoped_atomics_hip_has_get_no_header(source: bytes):
+    assert b"hipport_polyfills.h" not in convert_source(source, name="k.cu").output
+
+
+GRID = b"struct P { float w[1024]; };\n__global__ void k(const __grid_constant__ P p, float* o) " \
+    b"{ o[0] = p.w[0]; }\n"
+
+
+def test_grid_constant_hip_rejects_is_defined_by_the_header():
+    result = convert_source(GRID, name="k.cu")
+    assert [f.finding.cuda_name for f in result.findings if f.code == "HP701"] == \
+        ["__grid_constant__"]
+    assert b'#include "hipport_polyfills.h"\n' in result.output
+    bare = convert_source(GRID, Settings(polyfills=()), name="k.cu")
+    assert [f.code for f in bare.findings if f.finding.cuda_name == "__grid_constant__"] == \
+        ["HP901"]
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(b"// const __grid_constant__ P p\nint x;\n", id="comment"),
+    pytest.param(b'const char* s = "__grid_constant__";\n', id="string"),
+    pytest.param(b"int my__grid_constant__value;\n", id="longer-name"),
+])
+def test_grid_constant_look_alikes_get_nothing(source: bytes):
+    result = convert_source(source, name="k.cu")
+    assert b"hipport_polyfills.h" not in result.output
+    assert not [f for f in result.findings if f.code in ("HP701", "HP901")]

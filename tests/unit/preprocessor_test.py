@@ -237,6 +237,75 @@ def test_unresolvable_version_test_is_reported():
     assert "__CUDACC_VER_BUILD__" in finding.finding.message
 
 
+# ------------------------------------------- architecture thresholds --
+@pytest.mark.parametrize(("line", "expected"), [
+    ("#if __CUDA_ARCH__ >= 530", "#if defined(__HIP_DEVICE_COMPILE__)"),
+    ("#if __CUDA_ARCH__ < 600", "#if !defined(__HIP_DEVICE_COMPILE__)"),
+    ("#if __CUDA_ARCH__ >= 800", "#if 0"),
+    ("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700", "#if 1"),
+    ("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800", "#if defined(__HIP_DEVICE_COMPILE__)"),
+    ("#if __CUDA_ARCH__ >= 530 && MY_HALF", "#if defined(__HIP_DEVICE_COMPILE__) && MY_HALF"),
+    ("#if (__CUDA_ARCH__ / 100) == 7", "#if defined(__HIP_DEVICE_COMPILE__)"),
+    ("#if __CUDA_ARCH__ >= 530 /* half2 */", "#if defined(__HIP_DEVICE_COMPILE__) /* half2 */"),
+])
+def test_arch_threshold_answered_for_amd(line: str, expected: str):
+    text = f"#if 0\n{line}\nint x;\n#endif\n#endif\n"
+    result = convert_source(text)
+    original = " ".join(line.split("/*")[0].split())
+    after = f"{expected} // AMD device pass as sm_70: {original}"
+    assert result.output.decode() == text.replace(line, after)
+    assert {f.code for f in result.findings} & {"HP317", "HP904"} == {"HP317"}
+
+
+def test_arch_threshold_elif_and_unsafe_fixes_keep_the_device_test():
+    from hipport.settings import Settings
+
+    text = ("#if __CUDA_ARCH__ >= 800\nint a;\n#elif __CUDA_ARCH__ >= 530\nint b;\n"
+            "#elif defined(__CUDA_ARCH__)\nint c;\n#endif\n")
+    lines = convert_source(text, Settings(unsafe_fixes=True)).output.decode().splitlines()
+    assert [line.split(" //")[0] for line in lines[0::2]] == [
+        "#if 0", "#elif defined(__HIP_DEVICE_COMPILE__)",
+        "#elif defined(__HIP_DEVICE_COMPILE__)", "#endif"]
+
+
+@pytest.mark.parametrize("text", [
+    "#ifdef __CUDA_ARCH__\nint x;\n#endif\n",
+    "#if defined(__CUDA_ARCH__)\nint x;\n#endif\n",
+    "#if !__CUDA_ARCH__\nint x;\n#endif\n",
+    "#if MY_CUDA_ARCH >= 530\nint x;\n#endif\n",
+    "// #if __CUDA_ARCH__ >= 530\nint x;\n",
+    'const char* s = "#if __CUDA_ARCH__ >= 530";\n',
+    # The project defines the macro itself.
+    "#define __CUDA_ARCH__ 800\n#if __CUDA_ARCH__ >= 530\nint x;\n#endif\n",
+])
+def test_arch_look_alikes_not_answered(text: str):
+    result = convert_source(text)
+    assert result.output.decode() == text
+    assert "HP317" not in {f.code for f in result.findings}
+
+
+@pytest.mark.parametrize("text", [
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\n#error needs sm_80\n#endif\n",
+    "__device__ void f() {\n#if __CUDA_ARCH__ >= 900\n  cluster();\n#elif defined(__CUDA_ARCH__)"
+    "\n  __trap();\n#endif\n}\n",
+])
+def test_a_stub_the_device_pass_now_compiles_is_a_blocker(text: str):
+    codes = [f.code for f in convert_source(text).findings]
+    assert codes.count("HP318") == 1
+
+
+@pytest.mark.parametrize("text", [
+    # The device pass takes the real code; the stub is for old GPUs.
+    "#if __CUDA_ARCH__ >= 530\nint half2;\n#elif defined(__CUDA_ARCH__)\n#error old\n#endif\n",
+    # A stub in a nested block of the branch not taken.
+    "#if __CUDA_ARCH__ < 530\n#if X\n#error old\n#endif\n#else\nint y;\n#endif\n",
+    # A project macro in the test: which branch is taken is not known.
+    "#if __CUDA_ARCH__ >= 800 && X\nint a;\n#else\n#error nope\n#endif\n",
+])
+def test_a_stub_the_device_pass_skips_is_not(text: str):
+    assert "HP318" not in [f.code for f in convert_source(text).findings]
+
+
 @pytest.mark.parametrize(("value", "expected"), [
     ("12.0", (12, 0)), ("11.2", (11, 2)), ("12", (12, 0)), (" 10.1 ", (10, 1)),
 ])

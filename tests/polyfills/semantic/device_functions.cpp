@@ -135,6 +135,31 @@ void test_block_atomics() {
     }
 }
 
+// The wrapping counters at system scope, from below, at and above the bound,
+// and wrapping more than once in a wavefront.
+void test_system_atomics() {
+    for (unsigned start : {0u, 3u, 9u, 10u, 200u}) {
+        for (unsigned bound : {0u, 1u, 9u, 20u}) {
+            const std::string at = " from " + std::to_string(start) + " bound " + std::to_string(bound);
+            all_lanes<unsigned>(("atomicInc_system" + at).c_str(), start,
+                                [&](unsigned* p, unsigned) { return atomicInc_system(p, bound); },
+                                [&](unsigned v, unsigned) { return v >= bound ? 0u : v + 1; });
+            all_lanes<unsigned>(("atomicDec_system" + at).c_str(), start,
+                                [&](unsigned* p, unsigned) { return atomicDec_system(p, bound); },
+                                [&](unsigned v, unsigned) { return (v == 0 || v > bound) ? bound : v - 1; });
+        }
+    }
+    // The edges of the definitions, one lane at a time.
+    unsigned x = 0xffffffffu;
+    check::expect(atomicInc_system(&x, 0xffffffffu) == 0xffffffffu && x == 0u, "atomicInc_system at UINT_MAX");
+    x = 5u;
+    check::expect(atomicInc_system(&x, 5u) == 5u && x == 0u, "atomicInc_system at the bound");
+    x = 0u;
+    check::expect(atomicDec_system(&x, 7u) == 0u && x == 7u, "atomicDec_system from 0");
+    x = 8u;
+    check::expect(atomicDec_system(&x, 7u) == 8u && x == 7u, "atomicDec_system above the bound");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -143,5 +168,6 @@ int main(int argc, char** argv) {
         {"integer-min-max", test_integer_min_max},
         {"trap", test_trap},
         {"block-atomics", test_block_atomics},
+        {"system-atomics", test_system_atomics},
     });
 }

@@ -186,6 +186,29 @@ void test_callback_convention() {
     check::expect(calls_made == 1, "a CUDART_CB function is a hipStreamCallback_t");
 }
 
+struct GridParams {
+    int values[256];
+    int count;
+};
+// A host-device function stands in for the kernel (no GPU to launch on): the
+// parameter is the const value it was, its address that of an object with
+// the caller's contents.
+__host__ __device__ int grid_sum(const __grid_constant__ GridParams p) {
+    const GridParams* at = &p;
+    int total = 0;
+    for (int i = 0; i < at->count; ++i) total += at->values[i];
+    return total;
+}
+
+void test_grid_constant() {
+    static_assert(std::is_same<decltype(grid_sum), int(GridParams)>::value,
+                  "__grid_constant__ leaves the parameter's type as it was");
+    GridParams p{};
+    p.count = 256;
+    for (int i = 0; i < 256; ++i) p.values[i] = i * 3 - 100;
+    check::expect(grid_sum(p) == 3 * 255 * 256 / 2 - 25600, "a __grid_constant__ parameter reads");
+}
+
 void test_persisting_l2() {
     using check::expect;
     int value = -1;
@@ -304,6 +327,7 @@ int main(int argc, char** argv) {
         {"persisting-l2", test_persisting_l2},
         {"emulation-enums", test_emulation_enums},
         {"callback-convention", test_callback_convention},
+        {"grid-constant", test_grid_constant},
         {"cusolver-precision-enum", test_cusolver_precision_enum},
         {"cusolver-irs-refinement-enum", test_cusolver_irs_refinement_enum},
 #if HIP_VERSION >= 50700000

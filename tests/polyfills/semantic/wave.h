@@ -241,3 +241,16 @@ inline unsigned atomicDec(unsigned* a, unsigned v) {
 template <typename T> T atomicCAS(T* a, T compare, T v) {
     return wave::atomic_update(a, [&](T o) { return o == compare ? v : o; });
 }
+// HIP's scoped atomic builtins, as the _system fallbacks call them (every
+// scope is the whole machine here).
+#define __HIP_MEMORY_SCOPE_SYSTEM 5
+namespace wave {
+template <typename T> T atomic_load(T* a) { return std::atomic_ref<T>(*a).load(); }
+template <typename T> bool atomic_cas(T* a, T* expected, T desired) {
+    return std::atomic_ref<T>(*a).compare_exchange_strong(*expected, desired);
+}
+}  // namespace wave
+// (macros: Clang knows the builtins' names on the host too)
+#define __hip_atomic_load(a, order, scope) wave::atomic_load(a)
+#define __hip_atomic_compare_exchange_strong(a, expected, desired, success, failure, scope) \
+    wave::atomic_cas(a, expected, desired)
