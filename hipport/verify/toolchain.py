@@ -1,8 +1,9 @@
 """The build tools that go with the chosen hipcc (``verify --build``).
 
-* hipport's ROCm toolchain (``scripts/bootstrap.sh --toolchain``): its
-  wrappers in ``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}/bin`` run
-  cmake and make in the same chroot as hipcc, whose ROCm root is ``/usr``.
+* hipport's ROCm toolchain (``scripts/bootstrap.sh --toolchain``): the
+  wrappers in each of its folders (``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}/bin``
+  for ROCm 6.4, ``.../rocm-7.2/bin`` for 7.2) run cmake and make in the same
+  chroot as that folder's hipcc, whose ROCm root is ``/usr``.
   The chroot has the thin hipBLAS, hipSPARSE and hipSOLVER shared objects
   without rocBLAS, rocSPARSE and rocSOLVER (docs/toolchains.md): GNU ld
   refuses to link an executable against them, lld links it.  So every
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.buildfiles.project import BuildTools
-from hipport.doctor.hipcc import PROBE_TIMEOUT, toolchain_cache
+from hipport.doctor.hipcc import PROBE_TIMEOUT, toolchain_roots
 from hipport.doctor.system import System
 from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
@@ -41,7 +42,9 @@ class Toolchain:
 
 
 def is_toolchain(system: System, compiler: Compiler) -> bool:
-    return Path(compiler.path).parent == toolchain_cache(system) / "bin"
+    """``compiler`` is a wrapper of hipport's toolchain (any of its ROCms,
+    however it was chosen: ``--hipcc .../rocm-7.2/bin/hipcc`` too)."""
+    return Path(compiler.path).parent in toolchain_roots(system)
 
 
 def find_toolchain(system: System, compiler: Compiler, programs: tuple[str, ...],
