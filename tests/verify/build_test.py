@@ -31,7 +31,8 @@ MAIN = "#include <hip/hip_runtime.h>\nvoid launch(int *p);\n" \
 
 @pytest.fixture
 def rocm(monkeypatch) -> HipOracle:
-    """ROCm 6.4 as `hipport verify` finds it by itself: hipport's toolchain."""
+    """The newest ROCm as `hipport verify` finds it by itself: hipport's
+    toolchain's (7.2)."""
     oracle = require_hip_oracle(ORACLE_NAMES[-1])
     for name in ("HIPCC", "ROCM_PATH", "HIP_PLATFORM", "MAKEFLAGS", "MAKELEVEL"):
         monkeypatch.delenv(name, raising=False)
