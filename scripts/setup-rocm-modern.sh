@@ -1,65 +1,112 @@
 #!/usr/bin/env bash
-# setup-rocm-modern.sh - the modern ROCm oracle: Debian sid's ROCm 6.4
-# (hipcc 7.x on clang-21) in a debootstrap chroot, next to the HIP 5.2 that
-# setup-toolchain.sh installs from Debian 12.  Compile and link only.
+# setup-rocm-modern.sh - the modern ROCm oracles, each in a debootstrap chroot
+# of Debian sid, next to the HIP 5.2 that setup-toolchain.sh installs from
+# Debian 12.  Compile and link only.
+#   6.4  Debian sid's ROCm 6.4 (hipcc 7.x on clang 21)
+#   7.2  ROCm 7.2.4 from Debian experimental (hipcc 7.2 on clang 22): a sid
+#        chroot whose own apt sources gain `experimental`, installed with
+#        `-t experimental` (the host's apt sources are never touched)
 #
-# Usage:   scripts/setup-rocm-modern.sh     (as root or with sudo;
-#                                            setup-toolchain.sh calls it)
-#          scripts/setup-rocm-modern.sh --write-wrappers DIR
-#                  only write the wrappers into DIR, running the chroot of
-#                  the cache (no root needed; the tests use it to run this
-#                  checkout's wrappers without touching CACHE/bin)
+# Usage:   scripts/setup-rocm-modern.sh [ORACLE...]   (as root or with sudo;
+#                  setup-toolchain.sh calls it with none: both, 6.4 first)
+#          scripts/setup-rocm-modern.sh --write-wrappers DIR [ORACLE]
+#                  only write ORACLE's wrappers (default 6.4) into DIR,
+#                  running the chroot of the cache (no root needed; the tests
+#                  use it to run this checkout's wrappers without touching
+#                  the cache's own)
 #
 # Everything goes to a machine-level cache shared by every clone and worktree,
 # CACHE=${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}:
-#   CACHE/rocm-sid/          the chroot; CACHE/rocm-sid/.ready exists only
-#                            when it is complete (built in a temporary
-#                            directory and renamed into place)
-#   CACHE/rocm-sid/.hipport-stamp   mirror, package names and versions
-#   CACHE/bin/hipcc hipconfig cmake ctest make    wrappers: the chroot's tool
-#   CACHE/bin/rocm-sid-run CMD [ARG...]           on host files, at the same
-#                            absolute paths (docs/toolchains.md)
-#   CACHE/bin/.root          the chroot's path, one line (for verify's sandbox)
-# A second run only checks the stamp and rewrites the wrappers (seconds).
+#                       6.4                     7.2
+#   chroot              CACHE/rocm-sid/         CACHE/rocm-7.2/root/
+#   wrappers            CACHE/bin/              CACHE/rocm-7.2/bin/
+#   logs of the build   CACHE/logs/             CACHE/rocm-7.2/logs/
+# In each chroot, .ready exists only when it is complete (built in a
+# temporary directory beside it and renamed into place), and .hipport-stamp
+# holds the mirror and every package's name and version.  In each wrapper
+# folder:
+#   hipcc hipconfig cmake ctest make    wrappers: the chroot's tool
+#   rocm-sid-run CMD [ARG...]           on host files, at the same absolute
+#                                       paths (docs/toolchains.md)
+#   .root                               the chroot's path, one line (for
+#                                       verify's sandbox)
+# A second run only checks the stamps and rewrites the wrappers (seconds).
 #
-# What the chroot holds:
+# What each chroot holds:
 #   * installed with apt: hipcc, libamdhip64-dev, cmake, make, g++ and the
 #     hipFFT and hipRAND runtime libraries (their rocFFT and rocRAND
 #     dependencies are small), so programs using them link to executables;
+#     7.2 also installs libhipfftw0, which its libhipfft-dev's CMake files
+#     name (without it find_package(hipfft) fails);
 #   * unpacked with dpkg -x: the -dev packages of hipBLAS, hipBLASLt, hipCUB,
-#     rocThrust, rocPRIM, hipFFT, hipSOLVER, hipSPARSE, hipRAND, rocRAND,
-#     rocSPARSE (and RCCL, hipSPARSELt, MIOpen when sid has them), plus the
-#     thin hipBLAS, hipSPARSE and hipSOLVER shared objects.  Their rocBLAS,
-#     rocSPARSE and rocSOLVER dependencies (GPU kernels, several GB) are not
-#     there, so GNU ld refuses to link executables against them; lld links
-#     them (docs/toolchains.md).
+#     rocThrust, rocPRIM, hipFFT, hipSOLVER, hipSPARSE, hipRAND and of
+#     rocBLAS, rocSPARSE, rocRAND, rocSOLVER (and RCCL, hipSPARSELt, MIOpen,
+#     rocWMMA when the suite has them), plus the thin hipBLAS, hipSPARSE and
+#     hipSOLVER shared objects.  Their rocBLAS, rocSPARSE and rocSOLVER
+#     dependencies (GPU kernels, several GB) are not there, so GNU ld refuses
+#     to link executables against them; lld links them (docs/toolchains.md).
+#     7.2's librocwmma-dev (7.2.4-1~exp1) ships no rocwmma/internal/
+#     headers: the build says so (log and stamp) instead of failing.
 #
 # Environment:
 #   HIPPORT_TOOLCHAIN_CACHE=DIR    cache location (default /var/cache/hipport)
-#   HIPPORT_TOOLCHAIN_REFRESH=1    rebuild the chroot from today's sid
+#   HIPPORT_TOOLCHAIN_REFRESH=1    rebuild the chroots from today's archive
 #   CI=true                        printed in the log only; any error exits
 #                                  non-zero either way
 set -euo pipefail
 
 CACHE="${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}"
-ROOT="$CACHE/rocm-sid"
-BIN="$CACHE/bin"
-LOGS="$CACHE/logs"  # full output of the last build, step by step
-SUITE=sid
-STAMP_VERSION=1  # bump when what goes into the chroot changes (wrappers are rewritten every run)
-
-INSTALL_PKGS=(hipcc libamdhip64-dev cmake make g++ libhipfft0 libhiprand1)
-UNPACK_PKGS=(libhipblas-dev libhipblas-common-dev libhipblaslt-dev libhipcub-dev
-             librocthrust-dev librocprim-dev libhipfft-dev libhipsolver-dev
-             libhipsparse-dev libhiprand-dev librocrand-dev librocsparse-dev
-             libhipblas2 libhipsparse1 libhipsolver0)
-OPTIONAL_UNPACK_PKGS=(librccl-dev libhipsparselt-dev libmiopen-dev)
+ORACLES=(6.4 7.2)  # what a run without arguments sets up, in this order
 # Mount points for the host directories the wrappers bind (created at setup,
 # so that the wrappers also work without root, in a user namespace).
 BIND_DIRS=(/tmp /var/tmp /root /home /work /srv /mnt /opt /media)
 
+# oracle_config ORACLE: set the variables that describe one oracle; every
+# step below reads them, so that both chroots are built by the same code.
+oracle_config() {
+  ORACLE="$1"
+  SUITE=sid          # what debootstrap installs
+  TARGET_RELEASE=""  # apt -t: the suite the ROCm packages come from ("" = SUITE)
+  # The thin shared objects the -dev packages' CMake files name, and the
+  # libraries whose -dev packages are unpacked in both (issue 34 converts to
+  # rocBLAS, rocSPARSE, rocRAND, rocSOLVER and MIOpen directly).
+  local common_unpack=(libhipblas-dev libhipblas-common-dev libhipblaslt-dev libhipcub-dev
+                       librocthrust-dev librocprim-dev libhipfft-dev libhipsolver-dev
+                       libhipsparse-dev libhiprand-dev librocrand-dev librocsparse-dev
+                       librocblas-dev librocsolver-dev)
+  case "$ORACLE" in
+    6.4)
+      NAME=rocm-sid
+      ROOT="$CACHE/rocm-sid"
+      BIN="$CACHE/bin"
+      LOGS="$CACHE/logs"
+      STAMP_VERSION=2  # bump when what goes into the chroot changes (wrappers are rewritten every run)
+      INSTALL_PKGS=(hipcc libamdhip64-dev cmake make g++ libhipfft0 libhiprand1)
+      UNPACK_PKGS=("${common_unpack[@]}" libhipblas2 libhipsparse1 libhipsolver0)
+      OPTIONAL_UNPACK_PKGS=(librccl-dev libhipsparselt-dev libmiopen-dev)
+      # Recorded in the stamp beside the packages above: the compiler under hipcc.
+      STAMP_PKGS=(clang-21 lld-21 rocm-device-libs-21 librocfft0 librocrand1)
+      ;;
+    7.2)
+      NAME=rocm-7.2
+      ROOT="$CACHE/rocm-7.2/root"
+      BIN="$CACHE/rocm-7.2/bin"
+      LOGS="$CACHE/rocm-7.2/logs"
+      TARGET_RELEASE=experimental
+      STAMP_VERSION=2
+      INSTALL_PKGS=(hipcc libamdhip64-dev cmake make g++ libhipfft0 libhipfftw0 libhiprand1)
+      # hipSOLVER 7.2's CMake files name its Fortran interface's library too.
+      UNPACK_PKGS=("${common_unpack[@]}" libhipblas3 libhipsparse4 libhipsolver1
+                   libhipsolver-fortran1)
+      OPTIONAL_UNPACK_PKGS=(librccl-dev libhipsparselt-dev libmiopen-dev librocwmma-dev)
+      STAMP_PKGS=(clang-22 lld-22 rocm-device-libs-22 librocfft0 librocrand1)
+      ;;
+    *) die "unknown oracle '$ORACLE' (known: ${ORACLES[*]})" ;;
+  esac
+}
+
 start=$SECONDS
-log() { echo "[setup-rocm-modern] $*" >&2; }
+log() { echo "[setup-rocm-modern]${ORACLE:+ [$ORACLE]} $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 elapsed() { echo "($((SECONDS - ${1:-$start}))s)"; }
 
@@ -191,6 +238,7 @@ run_debootstrap() {  # run_debootstrap DIR MIRROR
   local dir="$1" mirror="$2" t=$SECONDS include=()
   [[ $mirror == https:* ]] && include=(--include=ca-certificates)
   log "debootstrap --variant=minbase $SUITE $mirror (a minute or two)"
+  mkdir -p "$(dirname "$dir")"
   run_logged "$LOGS/debootstrap.log" \
     isolated debootstrap --variant=minbase "${include[@]}" "$SUITE" "$dir" "$mirror"
   log "debootstrap done $(elapsed "$t")"
@@ -201,6 +249,14 @@ build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
   local aptopts=(-q -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
 
   run_debootstrap "$dir" "$mirror"
+  if [[ -n $TARGET_RELEASE ]]; then
+    # Only the chroot's apt knows the extra suite; -t makes its packages the
+    # candidates where it has them.
+    log "adding $TARGET_RELEASE to the chroot's apt sources"
+    printf 'deb %s %s main\n' "$mirror" "$TARGET_RELEASE" \
+      >"$dir/etc/apt/sources.list.d/hipport-$TARGET_RELEASE.list"
+    aptopts+=(-t "$TARGET_RELEASE")
+  fi
 
   t=$SECONDS
   log "apt-get update in the chroot"
@@ -219,7 +275,7 @@ build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
   t=$SECONDS
   local pkgs=("${UNPACK_PKGS[@]}") p
   for p in "${OPTIONAL_UNPACK_PKGS[@]}"; do
-    if in_chroot "$dir" apt-cache show --no-all-versions "$p" >/dev/null 2>&1; then
+    if [[ -n "$(in_chroot "$dir" apt-cache show --no-all-versions "$p" 2>/dev/null)" ]]; then
       pkgs+=("$p")
     else
       log "optional $p is not in $SUITE; skipped"
@@ -238,15 +294,27 @@ build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
   {
     echo "$want"
     in_chroot "$dir" dpkg-query -W -f='installed ${Package}=${Version}\n' \
-      "${INSTALL_PKGS[@]}" clang-21 lld-21 rocm-device-libs-21 librocfft0 librocrand1
+      "${INSTALL_PKGS[@]}" "${STAMP_PKGS[@]}"
     for deb in "$dir$debs"/*.deb; do
       dpkg-deb -W --showformat='unpacked ${Package}=${Version}\n' "$deb"
     done
+    check_rocwmma "$dir"
   } >"$dir/.hipport-stamp"
   rm -rf "$dir$debs"
 
   for p in "${BIND_DIRS[@]}"; do mkdir -p "$dir$p"; done
   smoke_test "$dir"
+}
+
+# A librocwmma-dev without rocwmma/internal/ (7.2.4-1~exp1) cannot be
+# compiled against: rocwmma.hpp includes headers that are not there.  Say so
+# (log, and a `note` line in the stamp that doctor and the docs refer to).
+check_rocwmma() {  # check_rocwmma DIR: prints the stamp's note line, if any
+  local dir="$1"
+  [[ -f $dir/usr/include/rocwmma/rocwmma.hpp ]] || return 0
+  [[ -d $dir/usr/include/rocwmma/internal ]] && return 0
+  log "NOTE: librocwmma-dev ships no rocwmma/internal/ headers: rocWMMA cannot be compiled against in this oracle"
+  echo "note rocwmma-incomplete: librocwmma-dev ships no rocwmma/internal/ headers"
 }
 
 # Compile and link one HIP program (with hipFFT and hipRAND) and compile one
@@ -284,13 +352,31 @@ EOF
 #include <hipsolver/hipsolver.h>
 #include <hipsparse/hipsparse.h>
 #include <thrust/device_vector.h>
+#include <rocblas/rocblas.h>
+#include <rocrand/rocrand.h>
+#include <rocsolver/rocsolver.h>
+#include <rocsparse/rocsparse.h>
+#if __has_include(<miopen/miopen.h>)
+#include <miopen/miopen.h>
+#endif
 int main() { return 0; }
 EOF
-  log "smoke test: hipcc builds an executable (hipFFT, hipRAND) and reads every library header"
+  # What a converted project's CMakeLists.txt asks for: each package's CMake
+  # files must name only files that are there (7.2's hipFFT and hipSOLVER
+  # name libhipfftw and libhipsolver_fortran).
+  cat >"$dir$src/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.21)
+project(smoke LANGUAGES CXX HIP)
+foreach(package hip hipblas hipfft hiprand hipsparse hipsolver hipcub rocthrust rocprim rocrand)
+  find_package(${package} REQUIRED)
+endforeach()
+EOF
+  log "smoke test: hipcc builds an executable (hipFFT, hipRAND) and reads every library header; CMake finds every hip* package"
   run_logged "$LOGS/smoke.log" in_chroot "$dir" bash -c '
     set -e; cd "$1"
     hipcc --offload-arch=gfx90a -x hip link.hip -o link -lhipfft -lhiprand
-    hipcc --offload-arch=gfx942 -std=c++17 -fsyntax-only -x hip headers.hip' _ "$src"
+    hipcc --offload-arch=gfx942 -std=c++17 -fsyntax-only -x hip headers.hip
+    cmake -S . -B build -DCMAKE_HIP_ARCHITECTURES=gfx90a' _ "$src"
   [[ -x "$dir$src/link" ]] || die "smoke test built no executable"
   rm -rf "$dir$src"
   log "smoke test passed $(elapsed "$t")"
@@ -410,59 +496,48 @@ EOF
   printf '%s\n' "$root" | write_file "$bin/.root" 644
 }
 
-# ------------------------------------------------------------------ main ----
-main() {
-  if [[ ${1:-} == --write-wrappers ]]; then
-    [[ $# -eq 2 ]] || die "usage: $0 --write-wrappers DIR"
-    write_wrappers "$2" "$ROOT"
-    return
-  fi
-  [[ $# -eq 0 ]] || die "unknown argument $1 (see the usage at the top of $0)"
-  if [[ $(id -u) -ne 0 ]]; then
-    command -v sudo >/dev/null 2>&1 || die "must run as root (or with sudo available)"
-    exec sudo --preserve-env=HIPPORT_TOOLCHAIN_CACHE,HIPPORT_TOOLCHAIN_REFRESH,CI \
-      bash "${BASH_SOURCE[0]}" "$@"
-  fi
-  export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
-
-  log "cache: $CACHE (CI=${CI:-})"
-  mkdir -p "$CACHE" "$LOGS"
-  exec 9>"$CACHE/.rocm-sid.lock"
-  if ! flock -n 9; then
-    log "another setup holds $CACHE/.rocm-sid.lock; waiting"
-    flock 9
-  fi
+# ----------------------------------------------------------------- setup ----
+# setup_oracle: build the chroot of the configured oracle unless its stamp
+# says it is up to date, then write its wrappers and print its versions.
+setup_oracle() {
+  local mirror want tmp stale hip_version clang_version hipcc_pkg t=$SECONDS
+  mkdir -p "$LOGS"
   # The wrappers and the steps below mount only in namespaces of their own:
   # anything mounted in the chroot here is a leftover (of an older wrapper).
   [[ -d $ROOT ]] && detach_mounts "$ROOT"
 
   mirror="$(mirror_uri)"
-  want="hipport-rocm-sid/$STAMP_VERSION mirror=$mirror suite=$SUITE install=${INSTALL_PKGS[*]}"
-  want+=" unpack=${UNPACK_PKGS[*]} optional=${OPTIONAL_UNPACK_PKGS[*]}"
+  want="hipport-$NAME/$STAMP_VERSION mirror=$mirror suite=$SUITE"
+  [[ -n $TARGET_RELEASE ]] && want+=" target=$TARGET_RELEASE"
+  want+=" install=${INSTALL_PKGS[*]} unpack=${UNPACK_PKGS[*]} optional=${OPTIONAL_UNPACK_PKGS[*]}"
 
   if [[ "${HIPPORT_TOOLCHAIN_REFRESH:-0}" != 1 && -f $ROOT/.ready && -f $ROOT/.hipport-stamp \
         && "$(head -n1 "$ROOT/.hipport-stamp")" == "$want" \
         && -x $ROOT/usr/bin/hipcc && -f $ROOT/usr/include/hipblas/hipblas.h ]]; then
     log "chroot up to date in $ROOT"
+    local note
+    while IFS= read -r note; do
+      log "NOTE: ${note#note }"
+    done < <(grep '^note ' "$ROOT/.hipport-stamp" || true)
   else
     ensure_host_tools
-    for stale in "$CACHE"/rocm-sid.tmp.* "$CACHE"/rocm-sid.old.*; do
+    for stale in "$ROOT".tmp.* "$ROOT".old.*; do
       [[ -e $stale ]] && { log "removing leftover $stale"; remove_tree "$stale"; }
     done
-    tmp="$CACHE/rocm-sid.tmp.$$"
+    tmp="$ROOT.tmp.$$"
     # A failed build leaves no half chroot behind (its logs stay in $LOGS).
-    trap 'status=$?; [[ -n ${tmp:-} ]] && remove_tree "$tmp"; exit $status' EXIT
+    BUILDING="$tmp"
+    log "building the ROCm $ORACLE chroot in $tmp (logs: $LOGS)"
     build_chroot "$tmp" "$mirror" "$want"
     touch "$tmp/.ready"
     if [[ -e $ROOT ]]; then
-      mv "$ROOT" "$CACHE/rocm-sid.old.$$"
+      mv "$ROOT" "$ROOT.old.$$"
     fi
     mv "$tmp" "$ROOT"
-    tmp=""
-    trap - EXIT
-    remove_tree "$CACHE/rocm-sid.old.$$"
-    log "chroot ready in $ROOT $(elapsed)"
-    tail -n +2 "$ROOT/.hipport-stamp" | sed 's/^/[setup-rocm-modern]   /' >&2
+    BUILDING=""
+    remove_tree "$ROOT.old.$$"
+    log "chroot ready in $ROOT $(elapsed "$t"), $(du -sh --one-file-system "$ROOT" | cut -f1)"
+    tail -n +2 "$ROOT/.hipport-stamp" | sed "s/^/[setup-rocm-modern] [$ORACLE]   /" >&2
   fi
   write_wrappers "$BIN" "$ROOT"
 
@@ -471,6 +546,55 @@ main() {
   hipcc_pkg="$(awk -F= '$1 == "installed hipcc" {print $2}' "$ROOT/.hipport-stamp")"
   [[ -n $hip_version && -n $clang_version ]] || die "$BIN/hipcc --version failed"
   log "hipcc $hipcc_pkg, HIP $hip_version, clang $clang_version: $BIN/hipcc"
+}
+
+# On any exit while a chroot is being built: delete the half-built chroot and
+# say which oracle failed (setup-toolchain.sh fails with it).
+BUILDING=""
+on_exit() {
+  local status=$?
+  if [[ -n $BUILDING ]]; then
+    remove_tree "$BUILDING" || true
+    log "ERROR: the ROCm ${ORACLE:-?} chroot was not built (exit $status); logs in ${LOGS:-$CACHE}"
+  fi
+  exit "$status"
+}
+
+# ------------------------------------------------------------------ main ----
+main() {
+  if [[ ${1:-} == --write-wrappers ]]; then
+    [[ $# -eq 2 || $# -eq 3 ]] || die "usage: $0 --write-wrappers DIR [ORACLE]"
+    oracle_config "${3:-6.4}"
+    write_wrappers "$2" "$ROOT"
+    return
+  fi
+  local oracles=("$@") oracle
+  [[ $# -gt 0 ]] || oracles=("${ORACLES[@]}")
+  for oracle in "${oracles[@]}"; do
+    [[ $oracle != -* ]] || die "unknown argument $oracle (see the usage at the top of $0)"
+    oracle_config "$oracle"
+  done
+  ORACLE=""
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || die "must run as root (or with sudo available)"
+    exec sudo --preserve-env=HIPPORT_TOOLCHAIN_CACHE,HIPPORT_TOOLCHAIN_REFRESH,CI \
+      bash "${BASH_SOURCE[0]}" "$@"
+  fi
+  export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+
+  log "cache: $CACHE (CI=${CI:-}), oracles: ${oracles[*]}"
+  mkdir -p "$CACHE"
+  exec 9>"$CACHE/.rocm-sid.lock"
+  if ! flock -n 9; then
+    log "another setup holds $CACHE/.rocm-sid.lock; waiting"
+    flock 9
+  fi
+  trap on_exit EXIT
+  for oracle in "${oracles[@]}"; do
+    oracle_config "$oracle"
+    setup_oracle
+  done
+  ORACLE=""
   log "done in $((SECONDS - start))s"
 }
 

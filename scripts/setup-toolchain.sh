@@ -286,7 +286,8 @@ apt_install chromium
 command -v chromium >/dev/null 2>&1 || die "chromium not on PATH after install"
 # END report-browser
 
-bash "$REPO/scripts/setup-rocm-modern.sh" || die "ROCm 6.4 chroot (scripts/setup-rocm-modern.sh) failed"
+bash "$REPO/scripts/setup-rocm-modern.sh" \
+  || die "the ROCm 6.4 and 7.2 oracles (scripts/setup-rocm-modern.sh) failed; its last lines say which and where its logs are"
 bash "$REPO/scripts/fetch-doctor-fixtures.sh" || die "doctor fixtures (scripts/fetch-doctor-fixtures.sh) failed"
 
 # --------------------------------------------------------------- env file ----

@@ -6,6 +6,7 @@ import pytest
 
 from hipport.api import convert_source
 from hipport.settings import Settings
+from tests.oracle_gaps import HIP_52_LEFT_OUT, KNOWN_GAPS
 from tests.toolchain import (
     ORACLE_NAMES,
     HipOracle,
@@ -45,12 +46,28 @@ def hip_oracle(request) -> HipOracle:
     return require_hip_oracle(request.param)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test that needs a HIP compiler is slow (`pytest -m "not slow"`
-    leaves them out); the others say so with ``pytest.mark.slow``."""
+    leaves them out); the others say so with ``pytest.mark.slow``.  A known
+    gap of an oracle (tests/oracle_gaps.py) is a strict xfail: it must fail
+    there, and passing there fails the run until it is taken off the list."""
     for item in items:
         if "hip_oracle" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+        reason = KNOWN_GAPS.get(item.nodeid)
+        if reason is not None:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+    # HIP 5.2 builds no whole projects (docs/toolchains.md, "Suite time").
+    left_out = [item for item in items if _oracle_of(item) == "hip-5.2"
+                and item.nodeid.split("::", 1)[0] in HIP_52_LEFT_OUT]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item not in left_out]
+
+
+def _oracle_of(item: pytest.Item) -> str | None:
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("hip_oracle") if callspec is not None else None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

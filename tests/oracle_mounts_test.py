@@ -142,9 +142,11 @@ def source_script(body: str) -> str:
 
 # ----------------------------------------------------------------- wrappers --
 @pytest.mark.slow
-@pytest.mark.parametrize("which", ["installed", "rendered"])
+@pytest.mark.parametrize("which", ["installed", "rendered", "installed-7.2"])
 def test_no_mount_outlives_a_call(which, chroot_root, rendered, tmp_path):
-    bin_dir = chroot_root.parent / "bin" if which == "installed" else rendered
+    bin_dir = {"installed": chroot_root.parent / "bin", "rendered": rendered}.get(which)
+    if bin_dir is None:  # the ROCm 7.2 chroot's wrappers (issue 33)
+        bin_dir = Path(require_hip_oracle("rocm-7.2").hipcc).parent
     env = dict(os.environ, HIP_PLATFORM="amd")
     cache = toolchain_cache()
     version = subprocess.run([str(bin_dir / "hipcc"), "--version"], cwd=tmp_path, env=env,

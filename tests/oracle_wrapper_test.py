@@ -1,8 +1,9 @@
-"""The ROCm chroot's wrapper (``<cache>/bin/rocm-sid-run``, written by
-scripts/setup-rocm-modern.sh) behaves like the tool it runs: same cwd, same
+"""The ROCm chroots' wrappers (``<cache>/bin/rocm-sid-run`` for 6.4,
+``<cache>/rocm-7.2/bin/rocm-sid-run`` for 7.2, written by
+scripts/setup-rocm-modern.sh) behave like the tool they run: same cwd, same
 argv, files at the same absolute paths, exit status and output unchanged,
-and several calls at once.  Each test runs the installed wrapper and this
-checkout's (rendered into a temporary folder)."""
+and several calls at once.  Each test runs the installed wrappers of both
+chroots and this checkout's (rendered into a temporary folder)."""
 from __future__ import annotations
 
 import subprocess
@@ -11,16 +12,26 @@ from pathlib import Path
 
 import pytest
 
-from tests.toolchain import REPO_ROOT, HipOracle, rendered_chroot_oracle, require_hip_oracle
+from tests.toolchain import (
+    CHROOT_ORACLES,
+    REPO_ROOT,
+    HipOracle,
+    rendered_chroot_oracle,
+    require_hip_oracle,
+    toolchain_cache,
+)
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module", params=["installed", "rendered"])
+@pytest.fixture(scope="module", params=[(which, name) for name in CHROOT_ORACLES
+                                        for which in ("installed", "rendered")],
+                ids=lambda p: f"{p[0]}-{p[1]}")
 def chroot(request, tmp_path_factory) -> HipOracle:
-    if request.param == "installed":
-        return require_hip_oracle("rocm-6.4")
-    return rendered_chroot_oracle(tmp_path_factory.mktemp("wrappers") / "bin")
+    which, name = request.param
+    if which == "installed":
+        return require_hip_oracle(name)
+    return rendered_chroot_oracle(tmp_path_factory.mktemp("wrappers") / "bin", name)
 
 
 def run(oracle: HipOracle, *argv: str, cwd: Path, stdin: str | None = None):
@@ -71,3 +82,34 @@ def test_concurrent_calls(chroot, tmp_path):
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(one, range(16)))
     assert results == [(0, f"{i}\n") for i in range(16)]
+
+
+@pytest.mark.parametrize("name", CHROOT_ORACLES)
+def test_each_wrapper_folder_names_its_own_chroot(name, tmp_path):
+    """Issue 33: the 7.2 wrappers live in ``<cache>/rocm-7.2/bin`` and run
+    the 7.2 chroot; each folder's ``.root`` names its chroot (verify's
+    sandbox mounts it as ``/``), installed and rendered alike."""
+    oracle = require_hip_oracle(name)
+    folder, root = CHROOT_ORACLES[name]
+    cache = toolchain_cache()
+    assert oracle.hipcc == str(cache / folder / "hipcc") and oracle.sysroot == cache / root
+    assert (cache / folder / ".root").read_text() == f"{cache / root}\n"
+    rendered = rendered_chroot_oracle(tmp_path / "bin", name)
+    assert (tmp_path / "bin" / ".root").read_text() == f"{cache / root}\n"
+    proc = run(rendered, "hipconfig", "--version", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith(name.removeprefix("rocm-") + "."), \
+        proc.stdout + proc.stderr
+
+
+def test_experimental_is_in_the_72_chroot_only():
+    """The 7.2 chroot's apt takes ROCm from experimental; the host's apt
+    sources never name it (the setup adds it inside the chroot only)."""
+    root = require_hip_oracle("rocm-7.2").sysroot
+    sources = root / "etc" / "apt" / "sources.list.d" / "hipport-experimental.list"
+    assert " experimental main" in sources.read_text()
+    host = [p for p in Path("/etc/apt").rglob("*")
+            if p.is_file() and p.suffix in (".list", ".sources")]
+    assert not [p for p in host if "experimental" in p.read_text(errors="replace")]
+    stamp = (root / ".hipport-stamp").read_text()
+    assert "target=experimental" in stamp.splitlines()[0]
+    assert "installed libhipfftw0=7.2" in stamp and "unpacked librocblas-dev=7.2" in stamp

@@ -6,9 +6,10 @@ The toolchain is installed by ``scripts/setup-toolchain.sh``:
   hipBLAS/hipFFT/hipCUB/rocThrust/hipSOLVER headers are unpacked from trixie
   into ``.toolchain/rocm-extra`` and announced through the environment
   variable ``HIPPORT_HIP_EXTRA_INCLUDES`` (written to ``.toolchain/env``).
-* a second HIP compiler, Debian sid's ROCm 6.4, runs in a chroot under
-  ``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}`` through wrapper scripts
-  (``scripts/setup-rocm-modern.sh``, docs/toolchains.md).  Each compiler is
+* two more HIP compilers, Debian sid's ROCm 6.4 and Debian experimental's
+  ROCm 7.2, run in chroots under ``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}``
+  through wrapper scripts (``bin/`` and ``rocm-7.2/bin/``;
+  ``scripts/setup-rocm-modern.sh``, docs/toolchains.md).  Each compiler is
   a :class:`HipOracle`; compile tests run once per oracle.
 * nvcc is the CUDA toolkit's (``/usr/local/cuda/bin/nvcc``); the cuBLAS,
   cuRAND and cuFFT headers come from the ``nvidia-*`` PyPI wheels of the
@@ -48,10 +49,14 @@ DEFAULT_TIMEOUT = 600.0
 
 CACHE_ENV = "HIPPORT_TOOLCHAIN_CACHE"
 DEFAULT_CACHE = Path("/var/cache/hipport")
-# The oldest ROCm we promise (Debian 12's HIP 5.2, system-wide) and the newest
-# we can verify (Debian sid's ROCm 6.4, in a chroot).  Every compile test runs
-# once per name; a name whose compiler is missing skips (fails when CI=true).
-ORACLE_NAMES = ("hip-5.2", "rocm-6.4")
+# The oldest ROCm we promise (Debian 12's HIP 5.2, system-wide), Debian sid's
+# ROCm 6.4 and the newest we can verify (Debian experimental's ROCm 7.2), both
+# in chroots.  Every compile test runs once per name; a name whose compiler is
+# missing skips (fails when CI=true).
+ORACLE_NAMES = ("hip-5.2", "rocm-6.4", "rocm-7.2")
+# The wrapper folders of the chroot oracles, relative to the cache, and the
+# chroot each runs (scripts/setup-rocm-modern.sh; hipport.doctor.hipcc.TOOLCHAINS).
+CHROOT_ORACLES = {"rocm-6.4": ("bin", "rocm-sid"), "rocm-7.2": ("rocm-7.2/bin", "rocm-7.2/root")}
 
 # Headers that identify an nvidia wheel include dir worth passing to nvcc.
 _CUDA_LIBRARY_HEADERS = (
@@ -102,12 +107,13 @@ def mounts_below(directory: PathLike, mountinfo: str | None = None) -> list[str]
 def hipcc_path() -> str | None:
     """Path of the system ``hipcc`` (PATH first, then /usr/bin and /opt/rocm/bin).
 
-    The chroot's wrapper (``<cache>/bin/hipcc``) is never returned, even when
-    that directory is on PATH: it is the modern oracle, not the system one.
+    The chroots' wrappers (``<cache>/bin/hipcc``, ``<cache>/rocm-7.2/bin/hipcc``)
+    are never returned, even when their directory is on PATH: they are the
+    modern oracles, not the system one.
     """
-    wrappers = toolchain_cache() / "bin"
+    wrappers = {(toolchain_cache() / folder).resolve() for folder, _ in CHROOT_ORACLES.values()}
     found = shutil.which("hipcc")
-    if found and Path(found).parent.resolve() != wrappers.resolve():
+    if found and Path(found).parent.resolve() not in wrappers:
         return found
     for candidate in (Path("/usr/bin/hipcc"), Path("/opt/rocm/bin/hipcc")):
         exe = _executable(candidate)
@@ -430,10 +436,11 @@ def _system_oracle() -> HipOracle | None:
         include_dirs=(Path("/usr/include"), *hip_include_dirs()), env=env)
 
 
-def _chroot_oracle() -> HipOracle | None:
+def _chroot_oracle(name: str) -> HipOracle | None:
     cache = toolchain_cache()
-    root = cache / "rocm-sid"
-    hipcc, runner = cache / "bin" / "hipcc", cache / "bin" / "rocm-sid-run"
+    folder, chroot = CHROOT_ORACLES[name]
+    root = cache / chroot
+    hipcc, runner = cache / folder / "hipcc", cache / folder / "rocm-sid-run"
     if not ((root / ".ready").is_file() and _executable(hipcc) and _executable(runner)):
         return None
     # The repository is bound into the chroot wherever the clone lives.
@@ -451,7 +458,8 @@ def _chroot_oracle() -> HipOracle | None:
 @lru_cache(maxsize=1)
 def hip_oracles() -> tuple[HipOracle, ...]:
     """Every HIP compiler installed on this machine, oldest first."""
-    found = [o for o in (_system_oracle(), _chroot_oracle()) if o is not None]
+    candidates = [_system_oracle(), *(_chroot_oracle(name) for name in CHROOT_ORACLES)]
+    found = [o for o in candidates if o is not None]
     return tuple(sorted(found, key=lambda o: o.hip_version))
 
 
@@ -474,15 +482,19 @@ def require_hip_oracle(name: str) -> HipOracle:
     return found[name]
 
 
-def rendered_chroot_oracle(dest: Path) -> HipOracle:
-    """The ``rocm-6.4`` oracle through this checkout's wrappers, written into
-    ``dest`` (``setup-rocm-modern.sh --write-wrappers``; ``<cache>/bin`` is
-    left alone); skips the test like :func:`require_hip_oracle`."""
-    oracle = require_hip_oracle("rocm-6.4")
-    env = dict(os.environ, **{CACHE_ENV: str(oracle.sysroot.parent)})
+def rendered_chroot_oracle(dest: Path, name: str = "rocm-6.4") -> HipOracle:
+    """The chroot oracle ``name`` through this checkout's wrappers, written
+    into ``dest`` (``setup-rocm-modern.sh --write-wrappers DIR X.Y``; the
+    cache's wrapper folders are left alone); skips the test like
+    :func:`require_hip_oracle`."""
+    oracle = require_hip_oracle(name)
+    folder, chroot = CHROOT_ORACLES[name]
+    cache = Path(str(oracle.sysroot).removesuffix("/" + chroot))
+    env = dict(os.environ, **{CACHE_ENV: str(cache)})
     done = subprocess.run(
         ["bash", str(REPO_ROOT / "scripts" / "setup-rocm-modern.sh"), "--write-wrappers",
-         str(dest)], env=env, capture_output=True, text=True, timeout=60, check=False)
+         str(dest), name.removeprefix("rocm-")], env=env, capture_output=True, text=True,
+        timeout=60, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"setup-rocm-modern.sh --write-wrappers failed: {done.stderr}")
     return replace(oracle, hipcc=str(dest / "hipcc"), runner=(str(dest / "rocm-sid-run"),))

@@ -2,8 +2,9 @@
 
 The places are looked at in the order of ``PLACES``, newest ROCm first: a
 hipcc the user named (``--hipcc``, ``$HIPCC``; doctor's ``--root``), then
-the ROCm of hipport's toolchain (``scripts/bootstrap.sh --toolchain`` sets
-up ROCm 6.4 behind ``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}/bin``),
+the ROCms of hipport's toolchain (``scripts/bootstrap.sh --toolchain`` sets
+up ROCm 7.2 behind ``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}/rocm-7.2/bin``
+and ROCm 6.4 behind ``.../bin``, looked at in that order),
 ``$ROCM_PATH``, ``/opt/rocm``, the newest ``/opt/rocm-X.Y.Z``, and ``hipcc``
 on PATH.  A hipcc is taken when it answers ``hipcc --version`` with a HIP
 version line within the probe's time limit; one that does not is passed
@@ -27,7 +28,10 @@ from hipport.doctor.system import System, is_file
 
 TOOLCHAIN_ENV = "HIPPORT_TOOLCHAIN_CACHE"
 TOOLCHAIN_CACHE = "/var/cache/hipport"
-TOOLCHAIN_ROOT = "rocm-sid"  # the chroot behind the wrappers (scripts/setup-rocm-modern.sh)
+# The toolchain's wrapper folders and the chroot each one runs, relative to
+# the cache, newest ROCm first (scripts/setup-rocm-modern.sh).
+TOOLCHAINS: tuple[tuple[str, str], ...] = (("rocm-7.2/bin", "rocm-7.2/root"),
+                                           ("bin", "rocm-sid"))
 TOOLCHAIN_RUNNER = "rocm-sid-run"
 # hipcc --version, at most (verify: never longer than --timeout either): the
 # toolchain wrapper's first call on a cold disk takes a few seconds, a hung
@@ -63,8 +67,15 @@ def toolchain_cache(system: System) -> Path:
     return Path(value) if value else system.path(TOOLCHAIN_CACHE)
 
 
+def toolchain_roots(system: System) -> dict[Path, Path]:
+    """Each wrapper folder of hipport's toolchain and the chroot its tools
+    run in, newest ROCm first."""
+    cache = toolchain_cache(system)
+    return {cache / folder: cache / root for folder, root in TOOLCHAINS}
+
+
 def _toolchain(system: System, named: Named | None) -> list[str]:
-    return [str(toolchain_cache(system) / "bin" / "hipcc")]
+    return [str(folder / "hipcc") for folder in toolchain_roots(system)]
 
 
 def _rocm_path(system: System, named: Named | None) -> list[str]:
@@ -192,10 +203,11 @@ def _absolute(system: System, given: str) -> tuple[str | None, str]:
 def _toolchain_parts(system: System, path: str) -> tuple[Path, tuple[str, ...]]:
     """The chroot and runner of the toolchain's wrappers, when ``path`` is one."""
     folder = Path(path).parent
-    if folder != toolchain_cache(system) / "bin":
+    root = toolchain_roots(system).get(folder)
+    if root is None:
         return Path("/"), ()
     runner = folder / TOOLCHAIN_RUNNER
-    return folder.parent / TOOLCHAIN_ROOT, (str(runner),) if is_file(runner) else ()
+    return root, (str(runner),) if is_file(runner) else ()
 
 
 def choose_hipcc(system: System, named: Named | None = None,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hipport.doctor.dpkg import installed_packages
-from hipport.doctor.hipcc import TOOLCHAIN_ROOT, toolchain_cache
+from hipport.doctor.hipcc import toolchain_roots
 from hipport.doctor.model import (
     Check,
     Status,
@@ -19,6 +19,7 @@ from hipport.doctor.model import (
     parse_version,
 )
 from hipport.doctor.system import System, exists
+from hipport.table.versions import DEFAULT_TARGET, NEWEST_VERIFIED, OLDEST_VERIFIED, release_text
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\d+)", re.M)
 _KEY_VALUE = re.compile(r"^(\w+)=(\S*)", re.M)
@@ -63,9 +64,10 @@ def candidates(system: System, explicit: Path | None) -> list[tuple[Path, str]]:
     settings first); duplicates by real path removed.  With ``--root``, only it."""
     if explicit is not None:  # asked for: no other installation stands in for it
         return [(explicit, "--root")]
-    # hipport's toolchain first, as for hipcc (doctor.hipcc): its chroot's /usr.
-    found: list[tuple[Path, str]] = [(toolchain_cache(system) / TOOLCHAIN_ROOT / "usr",
-                                      TOOLCHAIN)]
+    # hipport's toolchain first, as for hipcc (doctor.hipcc): its chroots' /usr,
+    # the newest first.
+    found: list[tuple[Path, str]] = [(root / "usr", TOOLCHAIN)
+                                     for root in toolchain_roots(system).values()]
     for var in ("ROCM_PATH", "HIP_PATH"):
         value = system.env.get(var, "").strip()
         if value:
@@ -116,6 +118,43 @@ def rocm_version(path: Path) -> tuple[Version | None, str]:
             # HIP's major.minor is the ROCm release's; its patch is a build number.
             return (values["HIP_VERSION_MAJOR"], values["HIP_VERSION_MINOR"]), rel
     return None, ""
+
+
+def fitting_target(version: Version) -> tuple[int, int] | None:
+    """The ``--rocm-version`` that fits a machine with ROCm ``version``: its
+    release (major.minor); None when hipport cannot target one that old."""
+    release = (version[0], version[1] if len(version) > 1 else 0)
+    return release if release >= OLDEST_VERIFIED else None
+
+
+def target_check(version: Version, source: str) -> Check:
+    """The ROCm version found, and the conversion target that fits it: a
+    tree converted for a newer ROCm may use names this one lacks, one for an
+    older ROCm names that this one removed (hipBLAS 3's ``_v2``)."""
+    shown = f"{format_version(version)} (from {source})"
+    data: tuple[tuple[str, str], ...] = (("version", format_version(version)),)
+    target = fitting_target(version)
+    if target is None:
+        return Check("rocm", "rocm-version", "ROCm version", Status.WARN,
+                     f"{shown}: older than ROCm {release_text(OLDEST_VERIFIED)}, the oldest "
+                     "hipport converts for", f"install ROCm {release_text(OLDEST_VERIFIED)} "
+                     "or newer", data=data)
+    text = release_text(target)
+    data += (("target", text),)
+    if target == DEFAULT_TARGET:
+        return Check("rocm", "rocm-version", "ROCm version", Status.OK,
+                     f"{shown}; hipport's default target (--rocm-version {text}) fits it",
+                     data=data)
+    if target > NEWEST_VERIFIED:
+        return Check("rocm", "rocm-version", "ROCm version", Status.OK,
+                     f"{shown}; convert with --rocm-version {text} (newer than "
+                     f"{release_text(NEWEST_VERIFIED)}, the newest ROCm hipport checks its "
+                     "names against)", data=data)
+    return Check("rocm", "rocm-version", "ROCm version", Status.OK,
+                 f"{shown}; convert with --rocm-version {text} (the default, "
+                 f"{release_text(DEFAULT_TARGET)}, may use names this ROCm lacks)"
+                 if target < DEFAULT_TARGET else f"{shown}; convert with --rocm-version {text}",
+                 data=data)
 
 
 def _version_numbers(path: Path) -> dict[str, int]:
@@ -191,9 +230,7 @@ def find_rocm(system: System, explicit: Path | None = None) -> tuple[RocmRoot | 
                             "unknown: no .info/version, include/hip/hip_version.h or "
                             "share/hip/version", "reinstall the HIP runtime headers"))
     else:
-        checks.append(Check("rocm", "rocm-version", "ROCm version", Status.OK,
-                            f"{format_version(chosen.version)} (from {chosen.version_source})",
-                            data=(("version", format_version(chosen.version)),)))
+        checks.append(target_check(chosen.version, chosen.version_source))
     if others and chosen.how == TOOLCHAIN:  # its chroot sees none of them
         checks.append(Check("rocm", "rocm-others", "Other ROCm installations", Status.INFO,
                             "; ".join(others) + ": not seen by the toolchain's chroot"))

@@ -1,8 +1,9 @@
 """The build tools that go with the chosen hipcc (``verify --build``).
 
-* hipport's ROCm toolchain (``scripts/bootstrap.sh --toolchain``): its
-  wrappers in ``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}/bin`` run
-  cmake and make in the same chroot as hipcc, whose ROCm root is ``/usr``.
+* hipport's ROCm toolchain (``scripts/bootstrap.sh --toolchain``): the
+  wrappers in each of its folders (``${HIPPORT_TOOLCHAIN_CACHE:-/var/cache/hipport}/bin``
+  for ROCm 6.4, ``.../rocm-7.2/bin`` for 7.2) run cmake and make in the same
+  chroot as that folder's hipcc, whose ROCm root is ``/usr``.
   The chroot has the thin hipBLAS, hipSPARSE and hipSOLVER shared objects
   without rocBLAS, rocSPARSE and rocSOLVER (docs/toolchains.md): GNU ld
   refuses to link an executable against them, lld links it.  So every
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from hipport.buildfiles.project import BuildTools
-from hipport.doctor.hipcc import PROBE_TIMEOUT, toolchain_cache
+from hipport.doctor.hipcc import PROBE_TIMEOUT, toolchain_roots
 from hipport.doctor.system import System, is_file
 from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
@@ -61,8 +62,11 @@ class Toolchain:
 
 
 def is_toolchain(system: System, compiler: Compiler) -> bool:
+    """``compiler`` is a wrapper of hipport's toolchain (any of its ROCms,
+    however it was chosen: ``--hipcc .../rocm-7.2/bin/hipcc`` too), or of a
+    chroot that names itself in its folder's ``.root``."""
     folder = Path(compiler.path).parent
-    return folder == toolchain_cache(system) / "bin" or is_file(folder / ROOT_FILE)
+    return folder in toolchain_roots(system) or is_file(folder / ROOT_FILE)
 
 
 def find_toolchain(system: System, compiler: Compiler, programs: tuple[str, ...],

@@ -29,6 +29,14 @@ def evidence() -> Evidence:
             found_text = ", ".join(s.label for s in sets) or "none"
             missing(f"no ROCm {release_text(required)} headers (found: {found_text}); "
                     "run scripts/setup-toolchain.sh")
+    for header_set in sets:
+        # The ranges were written from header sets that all have the library
+        # headers: HIP 5.2's come from .toolchain/rocm-extra, absent after
+        # scripts/bootstrap.sh alone, and without them every hipBLAS name
+        # would look removed from 5.2.
+        if not any((root / "hipblas" / "hipblas.h").is_file() for root in header_set.roots):
+            missing(f"the ROCm {header_set.label} headers ({header_set.origin}) have no library "
+                    "headers (no hipblas/hipblas.h); run scripts/setup-toolchain.sh")
     return Evidence(sets)
 
 

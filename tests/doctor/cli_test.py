@@ -96,15 +96,17 @@ def test_this_machine(doctor):
 
 
 def test_this_machine_with_the_toolchain(doctor):
-    """Issue 26: with hipport's ROCm 6.4 toolchain set up, doctor (as verify)
-    looks at it first and finds the libraries it installed."""
-    oracle = require_hip_oracle("rocm-6.4")
+    """Issue 26: with hipport's ROCm toolchain set up, doctor (as verify)
+    looks at it first, its newest ROCm (7.2, issue 33) before its 6.4, and
+    finds the libraries it installed."""
+    oracle = require_hip_oracle("rocm-7.2")
+    require_hip_oracle("rocm-6.4")
     result = doctor(REPO_ROOT / "examples", ROCM_PATH="")
     assert result.exit_code == 0, result.output
-    root = Path(oracle.hipcc).parent.parent / "rocm-sid" / "usr"
-    assert result.output.splitlines()[0].endswith(f"ROCm 6.4 at {root}")
+    assert result.output.splitlines()[0].endswith(f"ROCm 7.2 at {oracle.sysroot / 'usr'}")
+    assert "convert with --rocm-version 7.2" in result.output
     hipcc = next(line for line in result.output.splitlines() if "hipcc  " in line)
-    assert hipcc.startswith("  ✓ hipcc") and f"{oracle.hipcc} (HIP 6.4." in hipcc
+    assert hipcc.startswith("  ✓ hipcc") and f"{oracle.hipcc} (HIP 7.2." in hipcc
     assert hipcc.endswith("chosen: hipport's ROCm toolchain (scripts/bootstrap.sh --toolchain), "
                           "looked at first")
     assert "✓ Clang behind hipcc" in result.output and "✓ hipBLAS" in result.output

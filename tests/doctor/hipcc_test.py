@@ -126,3 +126,21 @@ def test_a_hipcc_is_asked_once(machine):
     choice = choose_hipcc(replace(system, run=run))
     assert choice.place is not None and choice.place.name == "/opt/rocm-X.Y.Z"
     assert [c[0] for c in calls].count(str(machine / "opt" / "rocm" / "bin" / "hipcc")) == 2
+
+
+def test_the_toolchains_rocm_72_comes_before_its_64(machine):
+    """Issue 33: the toolchain's ROCm 7.2 folder is looked at first, with its
+    own chroot and runner; the 6.4 one stays selectable by name."""
+    cache = machine / "var" / "cache" / "hipport"
+    new = fake_hipcc(cache / "rocm-7.2" / "bin", "7.2.53211-9999")
+    (cache / "rocm-7.2" / "bin" / "rocm-sid-run").write_text("#!/bin/sh\n")
+    choice = choose_hipcc(isolated(machine))
+    assert (choice.path, choice.hip_version) == (str(new), "7.2")
+    assert choice.sysroot == cache / "rocm-7.2" / "root"
+    assert choice.runner == (str(cache / "rocm-7.2" / "bin" / "rocm-sid-run"),)
+    old = cache / "bin" / "hipcc"
+    choice = choose_hipcc(isolated(machine), ("--hipcc", str(old)))
+    assert (choice.path, choice.hip_version, choice.sysroot) == (str(old), "6.4",
+                                                                cache / "rocm-sid")
+    new.unlink()
+    assert choose_hipcc(isolated(machine)).path == str(old)

@@ -3,7 +3,8 @@ from pathlib import Path
 import pytest
 
 from hipport.doctor.model import Status
-from hipport.doctor.rocm import candidates, find_rocm
+from hipport.doctor.rocm import candidates, find_rocm, target_check
+from hipport.table.versions import DEFAULT_TARGET, NEWEST_VERIFIED, OLDEST_VERIFIED, release_text
 from tests.ci import missing
 from tests.doctor.roots import isolated, suite_root
 
@@ -52,8 +53,8 @@ def test_opt_rocm_then_newest_versioned_then_usr(tmp_path):
     (tmp_path / "usr").symlink_to(suite_root("bookworm"))
     system = isolated(tmp_path)
     hows = [how for _, how in candidates(system, None)]
-    assert hows == ["hipport's toolchain", "/opt/rocm", "/opt/rocm-6.4.3", "/opt/rocm-5.7.1",
-                    "distribution (/usr)"]
+    assert hows == ["hipport's toolchain", "hipport's toolchain", "/opt/rocm", "/opt/rocm-6.4.3",
+                    "/opt/rocm-5.7.1", "distribution (/usr)"]
     root, checks = find_rocm(system)
     assert root is not None and root.how == "/opt/rocm-6.4.3" and root.version == (6, 4)
     others = next(c for c in checks if c.id == "rocm-others")
@@ -134,3 +135,47 @@ def test_folders_of_a_root_that_cannot_be_read_are_lines(tmp_path, monkeypatch):
         Status.WARN, reason)
     assert checks["needs-hipblas"].detail == reason and checks["needs-hipblas"].fails
     assert checks["library-hipfft"].status is Status.OK
+
+
+def _hip_root(usr: Path, major: int, minor: int) -> Path:
+    (usr / "include" / "hip").mkdir(parents=True)
+    (usr / "include" / "hip" / "hip_version.h").write_text(
+        f"#define HIP_VERSION_MAJOR {major}\n#define HIP_VERSION_MINOR {minor}\n")
+    return usr
+
+
+def test_the_toolchains_newest_rocm_first(tmp_path):
+    """Issue 33: the toolchain's ROCm 7.2 chroot comes before its 6.4 one
+    (doctor looked at the 6.4 chroot only)."""
+    cache = tmp_path / "var" / "cache" / "hipport"
+    old = _hip_root(cache / "rocm-sid" / "usr", 6, 4)
+    new = _hip_root(cache / "rocm-7.2" / "root" / "usr", 7, 2)
+    root, checks = find_rocm(isolated(tmp_path))
+    assert root is not None and (root.path, root.version) == (new, (7, 2))
+    version = next(c for c in checks if c.id == "rocm-version")
+    assert "--rocm-version 7.2" in version.detail and ("target", "7.2") in version.data
+    others = next(c for c in checks if c.id == "rocm-others")
+    assert f"{old} (6.4, hipport's toolchain)" in others.detail
+    (new / "include" / "hip" / "hip_version.h").unlink()
+    root, _ = find_rocm(isolated(tmp_path))
+    assert root is not None and (root.path, root.version) == (old, (6, 4))
+
+
+_NEWER = (NEWEST_VERIFIED[0] + 1, 0)
+
+
+@pytest.mark.parametrize("version, status, says", [
+    pytest.param(DEFAULT_TARGET, Status.OK, f"hipport's default target (--rocm-version "
+                 f"{release_text(DEFAULT_TARGET)}) fits it", id="default"),
+    pytest.param((*_NEWER, 4), Status.OK, f"convert with --rocm-version {release_text(_NEWER)} "
+                 f"(newer than {release_text(NEWEST_VERIFIED)}, the newest", id="newer"),
+    pytest.param(OLDEST_VERIFIED, Status.OK, f"convert with --rocm-version "
+                 f"{release_text(OLDEST_VERIFIED)} (the default, {release_text(DEFAULT_TARGET)}, "
+                 "may use names this ROCm lacks)", id="oldest"),
+    pytest.param((4, 5), Status.WARN, f"older than ROCm {release_text(OLDEST_VERIFIED)}, the "
+                 "oldest hipport converts for", id="too-old"),
+])
+def test_the_version_says_which_target_fits(version, status, says):
+    """Issue 33: doctor says which --rocm-version fits the ROCm it found."""
+    check = target_check(version, "include/hip/hip_version.h")
+    assert check.status is status and says in check.detail, check.detail

@@ -1,4 +1,4 @@
-"""`hipport verify --build` with real tools: ROCm 6.4's hipcc, cmake and make
+"""`hipport verify --build` with real tools: the newest ROCm's hipcc, cmake and make
 (hipport's ROCm toolchain, the chroot of docs/toolchains.md), chosen as a
 user gets them, with no option.  Small CMake and Make projects that build,
 and broken ones: each failure found at its line of the tree, with its code.
@@ -31,7 +31,8 @@ MAIN = "#include <hip/hip_runtime.h>\nvoid launch(int *p);\n" \
 
 @pytest.fixture
 def rocm(monkeypatch) -> HipOracle:
-    """ROCm 6.4 as `hipport verify` finds it by itself: hipport's toolchain."""
+    """The newest ROCm as `hipport verify` finds it by itself: hipport's
+    toolchain's (7.2)."""
     oracle = require_hip_oracle(ORACLE_NAMES[-1])
     for name in ("HIPCC", "ROCM_PATH", "HIP_PLATFORM", "MAKEFLAGS", "MAKELEVEL"):
         monkeypatch.delenv(name, raising=False)
@@ -72,11 +73,15 @@ def test_a_cmake_project_that_builds(tmp_path, rocm):
     assert code == 0, text
     assert data["mode"] == "build" and data["summary"]["built"] == 1
     assert (data["summary"]["targets"], data["summary"]["targets_built"]) == (2, 2)
-    chroot = Path((toolchain_cache() / "bin" / ".root").read_text().strip())
+    # the cmake of the chroot behind the hipcc verify chose by itself (the
+    # newest toolchain folder), run directly in the sandbox
+    chroot = Path((Path(rocm.hipcc).parent / ".root").read_text().strip())
     assert data["build_tools"]["programs"]["cmake"] == str(chroot / "usr" / "bin" / "cmake")
     assert data["sandbox"] == {"tool": shutil.which("bwrap"), "root": str(chroot)}
     assert data["build_tools"]["link_flags"][0] == "-fuse-ld=lld"
-    assert text.splitlines()[-1].startswith("1 of 1 project builds (CMake) with hipcc (HIP 6.4")
+    version = ".".join(map(str, rocm.hip_version))
+    assert text.splitlines()[-1].startswith(
+        f"1 of 1 project builds (CMake) with hipcc (HIP {version}")
     assert "; 2 of 2 targets built (" in text.splitlines()[-1]
     assert not list(src.rglob("CMakeCache.txt"))  # built outside the tree
 

@@ -48,6 +48,21 @@ def test_hipports_toolchain_brings_its_tools_and_lld(tmp_path):
         [str(tmp_path / "tc" / "bin" / "make"), "--version"]]
 
 
+def test_each_toolchain_folder_brings_its_own_tools(tmp_path):
+    """Issue 33 (HP657): a hipcc of the toolchain's 7.2 folder (or the 6.4
+    one named with --hipcc) ran the host's CMake 3.25 against a ROCm root
+    beside the wrappers; each folder's hipcc goes with that folder's cmake."""
+    system, _ = machine(tmp_path)
+    for folder in (tmp_path / "tc" / "rocm-7.2" / "bin", tmp_path / "tc" / "bin"):
+        found = find_toolchain(system, compiler(str(folder / "hipcc"), "--hipcc"), ("cmake",))
+        assert found.tools.program("cmake") == (str(folder / "cmake"),)
+        assert (found.tools.hipcc, found.tools.rocm_root) == ("/usr/bin/hipcc", "/usr")
+        assert found.tools.link_flags[0] == "-fuse-ld=lld"
+    found = find_toolchain(system, compiler(str(tmp_path / "tc" / "rocm-6.4" / "bin" / "hipcc")),
+                           ("cmake",))
+    assert found.tools.program("cmake") == ("/usr/bin/cmake",)  # not a toolchain folder
+
+
 def test_a_rocm_root_uses_the_machines_tools(tmp_path):
     system, _ = machine(tmp_path, CMAKE_PREFIX_PATH="/mine")
     found = find_toolchain(system, compiler("/opt/rocm-6.4.0/bin/hipcc", "/opt/rocm-X.Y.Z"),
