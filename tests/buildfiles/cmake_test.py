@@ -7,6 +7,9 @@ from hipport.buildfiles import convert_build_file, detect_build_kind
 from hipport.settings import Settings
 
 OPTS = Settings(offload_arch=("gfx90a", "gfx942"))
+# What a file that enables HIP and sets no GPU targets gets before it does (HP603).
+ARCHS = ('if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")'
+         "\nendif()\n")
 
 
 def convert(text: str) -> tuple[str, list[str]]:
@@ -15,20 +18,20 @@ def convert(text: str) -> tuple[str, list[str]]:
 
 
 @pytest.mark.parametrize("before, after", [
-    pytest.param("project(a LANGUAGES CXX CUDA)\n", "project(a LANGUAGES CXX HIP)\n",
+    pytest.param("project(a LANGUAGES CXX CUDA)\n", ARCHS + "project(a LANGUAGES CXX HIP)\n",
                  id="project-languages"),
-    pytest.param("project(a CXX CUDA)\n", "project(a CXX HIP)\n", id="project-positional"),
-    pytest.param("enable_language(CUDA)\n", "enable_language(HIP)\n", id="enable-language"),
+    pytest.param("project(a CXX CUDA)\n", ARCHS + "project(a CXX HIP)\n", id="project-positional"),
+    pytest.param("enable_language(CUDA)\n", ARCHS + "enable_language(HIP)\n", id="enable-language"),
     pytest.param("cmake_minimum_required(VERSION 3.18)\nproject(a CUDA)\n",
-                 "cmake_minimum_required(VERSION 3.21)\nproject(a CXX HIP)\n",
+                 "cmake_minimum_required(VERSION 3.21)\n" + ARCHS + "project(a CXX HIP)\n",
                  id="minimum-raised"),
-    pytest.param("project(a LANGUAGES CUDA)\n", "project(a LANGUAGES CXX HIP)\n",
+    pytest.param("project(a LANGUAGES CUDA)\n", ARCHS + "project(a LANGUAGES CXX HIP)\n",
                  id="cuda-alone-gains-cxx"),
     pytest.param("project(a VERSION 2.1 LANGUAGES CUDA DESCRIPTION d)\n",
-                 "project(a VERSION 2.1 LANGUAGES CXX HIP DESCRIPTION d)\n",
+                 ARCHS + "project(a VERSION 2.1 LANGUAGES CXX HIP DESCRIPTION d)\n",
                  id="cuda-alone-among-keywords"),
     pytest.param("cmake_minimum_required(VERSION 3.18...3.27)\nenable_language(CUDA)\n",
-                 "cmake_minimum_required(VERSION 3.21...3.27)\nenable_language(HIP)\n",
+                 "cmake_minimum_required(VERSION 3.21...3.27)\n" + ARCHS + "enable_language(HIP)\n",
                  id="minimum-range"),
     pytest.param("set(CMAKE_CUDA_STANDARD 17)\n", "set(CMAKE_HIP_STANDARD 17)\n",
                  id="cmake-cuda-variable"),
@@ -77,14 +80,15 @@ def convert(text: str) -> tuple[str, list[str]]:
                  id="library-without-find-package"),
     pytest.param("project(a LANGUAGES CXX CUDA)\nadd_library(k STATIC k.cu host.cc)\n"
                  "target_link_libraries(k cublas)\n",
-                 "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 ARCHS + "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
                  "find_package(hipblas REQUIRED)\nadd_library(k STATIC k.cu host.cc)\n"
                  "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
                  "target_link_libraries(k hip::host)\n"
                  "target_link_libraries(k roc::hipblas)\n", id="cxx-sources-get-hip-host-plain"),
     pytest.param("project(a LANGUAGES CXX CUDA)\nset(SRC main.cpp)\n"
                  "add_executable(a ${SRC} k.cu)\n",
-                 "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\nset(SRC main.cpp)\n"
+                 ARCHS + "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 "set(SRC main.cpp)\n"
                  "add_executable(a ${SRC} k.cu)\nset_source_files_properties(k.cu PROPERTIES "
                  "LANGUAGE HIP)\ntarget_link_libraries(a PRIVATE hip::host)\n",
                  id="cxx-sources-in-a-variable"),
@@ -101,12 +105,13 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "target_link_libraries(t hip::host)\n", id="legacy-variables"),
     pytest.param("project(a C CXX CUDA)\nadd_executable(s s.c)\n"
                  "target_link_libraries(s PUBLIC cudart cusparse)\n",
-                 "project(a C CXX HIP)\nfind_package(hip REQUIRED)\nfind_package(hipsparse "
+                 ARCHS + "project(a C CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 "find_package(hipsparse "
                  "REQUIRED)\nadd_executable(s s.c)\n"
                  "target_link_libraries(s PUBLIC hip::host roc::hipsparse)\n",
                  id="bare-runtime-name-needs-hip-package"),
     pytest.param("project(p CUDA)\naux_source_directory(src SRC)\nadd_executable(p ${SRC})\n",
-                 "project(p CXX HIP)\naux_source_directory(src SRC)\n"
+                 ARCHS + "project(p CXX HIP)\naux_source_directory(src SRC)\n"
                  'file(GLOB SRC_HIPPORT_CU "src/*.cu")\n'
                  "set_source_files_properties(${SRC_HIPPORT_CU} PROPERTIES LANGUAGE HIP)\n"
                  "list(APPEND SRC ${SRC_HIPPORT_CU})\nadd_executable(p ${SRC})\n",
@@ -138,7 +143,7 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "set_source_files_properties(k.cpp PROPERTIES LANGUAGE HIP)\n",
                  id="source-language-property"),
     pytest.param("# CUDA::cublas in a comment\nproject(a CUDA) # CUDA here too\n",
-                 "# CUDA::cublas in a comment\nproject(a CXX HIP) # CUDA here too\n",
+                 "# CUDA::cublas in a comment\n" + ARCHS + "project(a CXX HIP) # CUDA here too\n",
                  id="comments-preserved"),
 ])
 def test_cmake_fixes(before: str, after: str):
@@ -214,7 +219,9 @@ def test_offload_arch_option_is_used():
 def test_non_ascii_and_crlf_round_trip():
     text = "# représentation\r\nproject(a CUDA)\r\nmessage(\"é ${CMAKE_CUDA_FLAGS}\")\r\n"
     out = convert_build_file(text.encode(), "cmake", OPTS).output.decode()
-    assert out == text.replace("CUDA)", "CXX HIP)").replace("CMAKE_CUDA", "CMAKE_HIP")
+    archs = ARCHS.replace("\n", "\r\n")
+    assert out == text.replace("CUDA)", "CXX HIP)").replace("CMAKE_CUDA", "CMAKE_HIP").replace(
+        "project", archs + "project")
 
 
 def test_binary_input_is_skipped():
@@ -229,3 +236,39 @@ def test_binary_input_is_skipped():
 ])
 def test_detect_build_kind(name: str, kind: str | None):
     assert detect_build_kind(name) == kind
+
+
+# ---------------------------------------------------------- GPU targets --
+def test_gpu_targets_written_before_the_language_is_enabled():
+    """CMake reads CMAKE_HIP_ARCHITECTURES when HIP is enabled: without one,
+    it built for the configuring machine's GPU or gfx906."""
+    result = convert_build_file(b"cmake_minimum_required(VERSION 3.21)\n"
+                                b"project(a LANGUAGES CXX CUDA)\nadd_executable(a a.cu)\n",
+                                "cmake", Settings(offload_arch=("gfx90a",)))
+    out = result.output.decode()
+    assert out.startswith("cmake_minimum_required(VERSION 3.21)\n"
+                          "if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n"
+                          '  set(CMAKE_HIP_ARCHITECTURES "gfx90a")\nendif()\n'
+                          "project(a LANGUAGES CXX HIP)\n")
+    assert any(f.code == "HP603" and "gfx906" in f.finding.message for f in result.findings)
+
+
+def test_gpu_targets_indented_with_an_enable_language_in_a_branch():
+    out, _ = convert("if(WITH_GPU)\n  enable_language(CUDA)\nendif()\n")
+    assert out == ("if(WITH_GPU)\n  if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n"
+                   '    set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")\n  endif()\n'
+                   "  enable_language(HIP)\nendif()\n")
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("project(a CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 80)\n", id="cuda-architectures"),
+    pytest.param('set(CMAKE_CUDA_ARCHITECTURES "native")\nproject(a CUDA)\n',
+                 id="cuda-architectures-first"),
+    pytest.param("project(a CUDA)\nif(NOT CMAKE_HIP_ARCHITECTURES)\n"
+                 "  set(CMAKE_HIP_ARCHITECTURES gfx1100)\nendif()\n", id="hip-architectures-own"),
+    pytest.param("project(a CXX)\nadd_executable(a a.cpp)\n", id="no-cuda-enabled"),
+    pytest.param("check_language(CUDA)\n", id="language-only-checked"),
+])
+def test_gpu_targets_left_to_the_file(text: str):
+    out, _ = convert(text)
+    assert "if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)" not in out

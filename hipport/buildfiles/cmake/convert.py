@@ -11,6 +11,7 @@ import itertools
 
 from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.flags import flag_arguments
+from hipport.buildfiles.cmake.gpu_targets import default_architectures
 from hipport.buildfiles.cmake.passes import CMakePass, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
@@ -42,6 +43,7 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
         if cmd.lname == "cmake_minimum_required":
             _minimum_version(p, cmd)
     _insert_find_packages(p, commands)
+    default_architectures(p, commands)
     return p.findings
 
 
