@@ -47,3 +47,4 @@ def test_gpu_targets_are_the_runs_and_the_users_choice_wins(tmp_path: Path,
     own = cmake_build(hip_oracle, source, tmp_path / "own", ("-DCMAKE_HIP_ARCHITECTURES=gfx1030",))
     assert own.proc.returncode == 0, tail(own.proc, 40)
     assert _offload_archs(tmp_path / "own" / "build", "cuda_only") == ["gfx1030"]
+

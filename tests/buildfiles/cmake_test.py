@@ -120,8 +120,8 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-gline-tables-only>)"
                  "\n", id="genex-language-and-flag"),
     pytest.param("target_compile_options(t PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v "
-                 "--expt-relaxed-constexpr>)\n", "target_compile_options(t PRIVATE\n  "
-                 "$<$<COMPILE_LANGUAGE:HIP>:>)\n", id="genex-split-over-arguments"),
+                 "--expt-relaxed-constexpr>)\n", "target_compile_options(t PRIVATE\n)\n",
+                 id="genex-split-over-arguments"),
     pytest.param("if(DEBUG)\n  target_compile_options(t PRIVATE "
                  "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>)\nendif()\n",
                  "if(DEBUG)\n  target_compile_options(t PRIVATE "
@@ -145,6 +145,38 @@ def convert(text: str) -> tuple[str, list[str]]:
     pytest.param("# CUDA::cublas in a comment\nproject(a CUDA) # CUDA here too\n",
                  "# CUDA::cublas in a comment\n" + ARCHS + "project(a CXX HIP) # CUDA here too\n",
                  id="comments-preserved"),
+    # nvcc-only flags, in every place CMake keeps flags
+    pytest.param('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -forward-unknown-to-host-compiler '
+                 '-O2")\n', 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -O2")\n',
+                 id="forward-unknown"),
+    pytest.param('string(APPEND CMAKE_CUDA_FLAGS " --allow-unsupported-compiler -Werror '
+                 'all-warnings --diag-suppress 177")\n',
+                 'string(APPEND CMAKE_HIP_FLAGS " ")\n', id="werror-kind-and-diag"),
+    pytest.param('target_compile_options(t PRIVATE "--extended-lambda")\n',
+                 "target_compile_options(t PRIVATE)\n", id="emptied-quoted-option-goes"),
+    pytest.param('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>"'
+                 " -Wall)\n", "target_compile_options(t PRIVATE -Wall)\n",
+                 id="emptied-quoted-genex-goes"),
+    pytest.param('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:'
+                 '--expt-relaxed-constexpr;-arch=sm_80>")\n',
+                 'target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:'
+                 '--offload-arch=gfx90a;--offload-arch=gfx942>")\n', id="quoted-genex-as-list"),
+    pytest.param('target_compile_options(t PRIVATE "-arch=sm_80")\n',
+                 'target_compile_options(t PRIVATE "--offload-arch=gfx90a;--offload-arch=gfx942")'
+                 "\n", id="quoted-option-as-list"),
+    pytest.param('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-arch sm_80>")'
+                 "\n", 'target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:SHELL:'
+                 '--offload-arch=gfx90a --offload-arch=gfx942>")\n', id="shell-prefix"),
+    pytest.param("set(KERNEL_FLAGS -arch=sm_80 --expt-relaxed-constexpr -O3)\n"
+                 "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${KERNEL_FLAGS}>)\n",
+                 "set(KERNEL_FLAGS --offload-arch=gfx90a --offload-arch=gfx942 -O3)\n"
+                 "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:${KERNEL_FLAGS}>)\n",
+                 id="project-flag-variable"),
+    pytest.param('list(APPEND KERNEL_FLAGS "-x cu" --restrict)\n'
+                 'set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} ${KERNEL_FLAGS}")\n',
+                 'list(APPEND KERNEL_FLAGS "-x hip")\n'
+                 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} ${KERNEL_FLAGS}")\n',
+                 id="variable-in-cuda-flags-is-nvcc"),
 ])
 def test_cmake_fixes(before: str, after: str):
     out, _ = convert(before)
@@ -181,6 +213,14 @@ def test_cmake_fixes(before: str, after: str):
     pytest.param('install(FILES kernel.cu DESTINATION share/src)\n', id="installed-source"),
     pytest.param('configure_file(kernel.cu.in kernel.cu)\n', id="configured-source"),
     pytest.param('source_group("CUDA" FILES kernel.cu)\n', id="source-group"),
+    # a variable no option list uses, and one a C++ option list uses (-G, -x cu
+    # are nvcc's only where nvcc is known)
+    pytest.param("set(NOT_FLAGS -G --expt-relaxed-constexpr)\n", id="unused-variable"),
+    pytest.param('set(HOST_FLAGS "-x cu")\ntarget_compile_options(t PRIVATE ${HOST_FLAGS})\n',
+                 id="host-variable-nvcc-only-flag"),
+    pytest.param("target_compile_options(t PRIVATE -Werror=format -Werror)\n", id="gcc-werror"),
+    pytest.param('set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -restrict-none")\n', id="look-alike"),
+    pytest.param('set(MSG "--extended-lambda")\nmessage(STATUS "${MSG}")\n', id="not-options"),
 ])
 def test_cmake_noop(text: str):
     out, codes = convert(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 from hipport.buildfiles.cmake import names as N
-from hipport.buildfiles.cmake.flags import flag_arguments
+from hipport.buildfiles.cmake.flags import flag_arguments, flag_variables
 from hipport.buildfiles.cmake.gpu_targets import default_architectures
 from hipport.buildfiles.cmake.passes import CMakePass, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
@@ -25,6 +25,7 @@ from hipport.settings import Settings
 def cmake_findings(text: str, commands: list[Command], options: Settings) -> list[Finding]:
     p = CMakePass(text, options)
     _survey(p, commands)
+    p.flag_variables = flag_variables(commands)
     for cmd in commands:
         handler = _HANDLERS.get(cmd.lname)
         if handler is not None:
@@ -326,6 +327,8 @@ def _set(p: CMakePass, cmd: Command) -> None:
                      "translated, move them to target_compile_options or CMAKE_HIP_FLAGS",
                      name.start, name.end)
         flag_arguments(p, cmd, values, nvcc=True)
+    elif var in p.flag_variables:
+        flag_arguments(p, cmd, values, nvcc=p.flag_variables[var])
 
 
 def _aux_sources(p: CMakePass, cmd: Command) -> None:

@@ -35,6 +35,8 @@ class CMakePass:
     language_end: int | None = None
     needs_hip: bool = False  # a target gets hip::host: find_package(hip) is needed
     host_use: int | None = None  # the first target command that gets hip::host
+    # the project's own variables that hold flags -> whether they are nvcc's
+    flag_variables: dict[str, bool] = field(default_factory=dict)
 
     def edit(self, code: str, message: str, start: int, end: int, text: str,
              claim: bool = True) -> None:
