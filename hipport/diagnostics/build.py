@@ -121,6 +121,18 @@ _CONVERSIONS: tuple[Code, ...] = (
          "decides which symbols they provide.\n\n"
          "```make\nscan: scan_v1.o scan_v2.o scan.cu\n"
          "\t$(HIPCC) $(FLAGS) -o $@ $+\n```"),
+    Code("HP620", "cmake-cuda-version-resolved", "A CUDA version a CMake file reads "
+         "(`CMAKE_CUDA_COMPILER_VERSION`, `CUDAToolkit_VERSION`, FindCUDA's `CUDA_VERSION`) "
+         "replaced by the release given with --assume-cuda-version (default 12.0).", _I,
+         "After conversion nothing sets these variables, and `CMAKE_CUDA_COMPILER_VERSION` "
+         "renamed would be `CMAKE_HIP_COMPILER_VERSION`, Clang's version (21 with ROCm 6.4): "
+         "`if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER 13) message(FATAL_ERROR ...)` stopped "
+         "the configure, and every \"at least CUDA 11\" test took the old-CUDA branch. As HP309 "
+         "does for `CUDART_VERSION` in sources, each `${VAR}` and each bare name compared in "
+         "a condition becomes the version the code is assumed to be written for; "
+         "`if(DEFINED CUDA_VERSION)` and a bare `if(CUDA_VERSION)` are left to you (HP651).\n\n"
+         "```cmake\nif(CUDAToolkit_VERSION VERSION_LESS 11.0)   # before\n"
+         "if(\"12.0\" VERSION_LESS 11.0)               # after\n```"),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (

@@ -232,7 +232,8 @@ def test_cmake_noop(text: str):
     pytest.param("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n", "HP653",
                  id="cuda-compiler"),
     pytest.param("target_link_libraries(t CUDA::nvml)\n", "HP652", id="unknown-cuda-target"),
-    pytest.param("message(${CUDAToolkit_VERSION})\n", "HP651", id="toolkit-version"),
+    pytest.param("if(DEFINED CUDAToolkit_VERSION)\nendif()\n", "HP651", id="toolkit-version"),
+    pytest.param("message(${CUDAToolkit_BIN_DIR})\n", "HP651", id="toolkit-folder"),
     pytest.param("set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)\n", "HP651", id="unknown-cmake-var"),
     pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-maxrregcount=32>)\n",
                  "HP650", id="untranslatable-flag"),
@@ -312,3 +313,37 @@ def test_gpu_targets_indented_with_an_enable_language_in_a_branch():
 def test_gpu_targets_left_to_the_file(text: str):
     out, _ = convert(text)
     assert "if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)" not in out
+
+
+# ---------------------------------------------------------- CUDA version --
+@pytest.mark.parametrize("before, after", [
+    pytest.param("if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER 13)\n"
+                 '  message(FATAL_ERROR "CUDA ${CMAKE_CUDA_COMPILER_VERSION} is too new")\n'
+                 "endif()\n",
+                 'if("11.8" VERSION_GREATER 13)\n  message(FATAL_ERROR "CUDA 11.8 is too new")\n'
+                 "endif()\n", id="compiler-version"),
+    pytest.param("if(NOT 11.0 VERSION_LESS CUDAToolkit_VERSION)\nelseif(CUDA_VERSION STREQUAL "
+                 '"")\nendif()\n', 'if(NOT 11.0 VERSION_LESS "11.8")\nelseif("11.8" STREQUAL '
+                 '"")\nendif()\n', id="toolkit-and-findcuda-version"),
+    pytest.param("if(${CUDAToolkit_VERSION_MAJOR} GREATER_EQUAL 12 OR CUDA_VERSION_MINOR LESS 2)"
+                 "\nendif()\n", 'if(11 GREATER_EQUAL 12 OR "8" LESS 2)\nendif()\n',
+                 id="major-and-minor"),
+])
+def test_cuda_version_resolved_for_the_assumed_release(before: str, after: str):
+    result = convert_build_file(before.encode(), "cmake",
+                                Settings(assume_cuda_version=(11, 8)))
+    assert result.output.decode() == after
+    assert {f.code for f in result.findings} == {"HP620"}
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("if(DEFINED CUDA_VERSION)\nendif()\n", id="defined-test"),
+    pytest.param("if(CUDAToolkit_VERSION)\nendif()\n", id="truth-test"),
+    pytest.param("if(MY_CUDA_VERSION VERSION_LESS 11)\nendif()\n", id="own-variable"),
+    pytest.param('message("CUDA_VERSION is what FindCUDA sets")\n', id="text"),
+    pytest.param("set(X [[${CUDAToolkit_VERSION}]])\n", id="bracket"),
+])
+def test_cuda_version_look_alikes_stay(text: str):
+    result = convert_build_file(text.encode(), "cmake", OPTS)
+    assert result.output in (None, text.encode()) and not any(
+        f.code == "HP620" for f in result.findings)

@@ -7,7 +7,9 @@ and must get the HIP platform from hip::host; in a Makefile, from
 (hipport's default targets without gfx942, which has no texture units), and
 a link line with a .cu source before objects; nvcc-only flags in every
 place CMake keeps them (nvcc_flags: clang rejects each one kept, and an
-emptied quoted option reached it as an empty argument)."""
+emptied quoted option reached it as an empty argument); CUDA version
+checks (cuda_version: read as Clang's version, "CUDA 21 is too new" stopped
+the configure)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,7 +31,8 @@ pytestmark = pytest.mark.slow
 PROJECTS = Path(__file__).resolve().parent / "projects"
 
 
-@pytest.mark.parametrize("name", ["cuda_only", "host_main", "texture_sampler", "nvcc_flags"])
+@pytest.mark.parametrize("name", ["cuda_only", "host_main", "texture_sampler", "nvcc_flags",
+                                  "cuda_version"])
 def test_converted_project_builds(name: str, tmp_path: Path, hip_oracle: HipOracle):
     for tool in ("cmake", "make"):
         if not hip_oracle.has_tool(tool):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.cuda_version import cuda_versions
 from hipport.buildfiles.cmake.flags import flag_arguments, flag_variables
 from hipport.buildfiles.cmake.gpu_targets import default_architectures
 from hipport.buildfiles.cmake.passes import CMakePass, indent
@@ -27,6 +28,7 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
     _survey(p, commands)
     p.flag_variables = flag_variables(commands)
     for cmd in commands:
+        cuda_versions(p, cmd)
         handler = _HANDLERS.get(cmd.lname)
         if handler is not None:
             handler(p, cmd)
