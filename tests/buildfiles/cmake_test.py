@@ -7,6 +7,9 @@ from hipport.buildfiles import convert_build_file, detect_build_kind
 from hipport.settings import Settings
 
 OPTS = Settings(offload_arch=("gfx90a", "gfx942"))
+# What marks a list's .cu files as HIP when it may hold other files too (HP606).
+FILTER = ('set({v}_HIPPORT_CU ${{{v}}})\nlist(FILTER {v}_HIPPORT_CU INCLUDE REGEX "\\\\.cu$")\n'
+          "set_source_files_properties(${{{v}_HIPPORT_CU}}{where} PROPERTIES LANGUAGE HIP)\n")
 # What a file that enables HIP and sets no GPU targets gets before it does (HP603).
 ARCHS = ('if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")'
          "\nendif()\n")
@@ -94,7 +97,7 @@ def convert(text: str) -> tuple[str, list[str]]:
                  id="cxx-sources-in-a-variable"),
     pytest.param("set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n",
                  "set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n"
-                 "set_source_files_properties(a.cu b.cu PROPERTIES LANGUAGE HIP)\n",
+                 "set_source_files_properties(${SRCS} PROPERTIES LANGUAGE HIP)\n",
                  id="cu-sources-through-variable"),
     pytest.param("find_package(CUDA)\ncuda_add_executable(app k.cu)\n",
                  "find_package(hip)\nadd_executable(app k.cu)\nset_source_files_properties("
@@ -145,6 +148,33 @@ def convert(text: str) -> tuple[str, list[str]]:
     pytest.param("# CUDA::cublas in a comment\nproject(a CUDA) # CUDA here too\n",
                  "# CUDA::cublas in a comment\n" + ARCHS + "project(a CXX HIP) # CUDA here too\n",
                  id="comments-preserved"),
+    # .cu sources named as CMake resolves them, in the target's directory
+    pytest.param("set(CUDA_SOURCES Stream.cu)\nlist(TRANSFORM CUDA_SOURCES PREPEND src/cuda/)\n"
+                 "add_library(k ${CUDA_SOURCES})\n",
+                 "set(CUDA_SOURCES Stream.cu)\nlist(TRANSFORM CUDA_SOURCES PREPEND src/cuda/)\n"
+                 "add_library(k ${CUDA_SOURCES})\n"
+                 "set_source_files_properties(${CUDA_SOURCES} PROPERTIES LANGUAGE HIP)\n",
+                 id="moved-list-named-by-its-variable"),
+    pytest.param("set(SRC a.cu a.cuh)\nadd_library(k ${SRC})\n",
+                 "set(SRC a.cu a.cuh)\nadd_library(k ${SRC})\n" + FILTER.format(v="SRC", where=""),
+                 id="list-with-headers-filtered"),
+    pytest.param("find_package(CUDAToolkit)\nadd_subdirectory(backend)\n"
+                 "add_executable(app main.cpp ${BACKEND_SOURCES})\n",
+                 "find_package(hip)\nadd_subdirectory(backend)\n"
+                 "add_executable(app main.cpp ${BACKEND_SOURCES})\n"
+                 + FILTER.format(v="BACKEND_SOURCES", where=""), id="list-from-another-listing"),
+    pytest.param("target_sources(app PRIVATE Scale.cu)\n",
+                 "target_sources(app PRIVATE Scale.cu)\n"
+                 "set_source_files_properties(Scale.cu TARGET_DIRECTORY app PROPERTIES LANGUAGE "
+                 "HIP)\n", id="target-of-another-directory"),
+    pytest.param("set(K ${CMAKE_CURRENT_SOURCE_DIR}/k.cu)\ntarget_sources(app PRIVATE ${K} x.h)\n",
+                 "set(K ${CMAKE_CURRENT_SOURCE_DIR}/k.cu)\ntarget_sources(app PRIVATE ${K} x.h)\n"
+                 "set_source_files_properties(${K} TARGET_DIRECTORY app PROPERTIES LANGUAGE HIP)\n",
+                 id="current-source-dir-to-another-directory"),
+    pytest.param("add_library(k STATIC ../shared/k.cu)\n",
+                 "add_library(k STATIC ../shared/k.cu)\n"
+                 "set_source_files_properties(../shared/k.cu PROPERTIES LANGUAGE HIP)\n",
+                 id="parent-folder-source"),
     # nvcc-only flags, in every place CMake keeps flags
     pytest.param('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -forward-unknown-to-host-compiler '
                  '-O2")\n', 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -O2")\n',
@@ -213,6 +243,12 @@ def test_cmake_fixes(before: str, after: str):
     pytest.param('install(FILES kernel.cu DESTINATION share/src)\n', id="installed-source"),
     pytest.param('configure_file(kernel.cu.in kernel.cu)\n', id="configured-source"),
     pytest.param('source_group("CUDA" FILES kernel.cu)\n', id="source-group"),
+    # nothing CUDA in the file: a list from elsewhere is not guessed at
+    pytest.param("add_executable(app main.cpp ${SOURCES})\n", id="unknown-list-no-cuda"),
+    pytest.param("project(a CXX)\nset(SRC main.cpp util.h)\nadd_executable(app ${SRC})\n",
+                 id="list-without-cu"),
+    pytest.param("find_package(CUDAToolkit)\nmy_add_test(t ${SOURCES})\n".replace(
+        "CUDAToolkit", "hip"), id="project-function-unknown-list"),
     # a variable no option list uses, and one a C++ option list uses (-G, -x cu
     # are nvcc's only where nvcc is known)
     pytest.param("set(NOT_FLAGS -G --expt-relaxed-constexpr)\n", id="unused-variable"),

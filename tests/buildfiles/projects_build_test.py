@@ -9,7 +9,10 @@ a link line with a .cu source before objects; nvcc-only flags in every
 place CMake keeps them (nvcc_flags: clang rejects each one kept, and an
 emptied quoted option reached it as an empty argument); CUDA version
 checks (cuda_version: read as Clang's version, "CUDA 21 is too new" stopped
-the configure)."""
+the configure); .cu sources in subfolders (subfolders: named from the top
+through a TRANSFORMed list and a PARENT_SCOPE variable, added to the top's
+target by a subfolder, and `../shared/Shared.cu` from a library's folder;
+each one CMake did not see as HIP was left out of the link)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,7 +35,7 @@ PROJECTS = Path(__file__).resolve().parent / "projects"
 
 
 @pytest.mark.parametrize("name", ["cuda_only", "host_main", "texture_sampler", "nvcc_flags",
-                                  "cuda_version"])
+                                  "cuda_version", "subfolders"])
 def test_converted_project_builds(name: str, tmp_path: Path, hip_oracle: HipOracle):
     for tool in ("cmake", "make"):
         if not hip_oracle.has_tool(tool):

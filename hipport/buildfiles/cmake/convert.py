@@ -16,6 +16,7 @@ from hipport.buildfiles.cmake.gpu_targets import default_architectures
 from hipport.buildfiles.cmake.passes import CMakePass, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
+from hipport.buildfiles.cmake.sources import record_values, source_lines
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, PACKAGES
 from hipport.edits import Edit, Fix
@@ -54,6 +55,7 @@ def _survey(p: CMakePass, commands: list[Command]) -> None:
     """What the file already has: packages found, sources marked HIP,
     variables holding lists of .cu files, and the kind of each target."""
     for cmd in commands:
+        record_values(p, cmd)
         words = cmd.words
         if cmd.lname in N.EXECUTABLE_COMMANDS and words:
             p.target_kinds[words[0].text] = "EXECUTABLE"
@@ -226,24 +228,8 @@ def _target(p: CMakePass, cmd: Command) -> None:
             return
         new = N.LEGACY_RENAMES[lname]
         p.edit("HP607", f"{cmd.name} -> {new}", cmd.start, cmd.start + len(cmd.name), new)
-    sources: list[str] = []
-    for w in words[1:]:
-        if w.kind is ArgKind.BRACKET:
-            continue
-        if w.value.endswith(".cu") and "$<" not in w.value:
-            # (a ${VAR} in the name is expanded where the property is set too)
-            sources.append(w.text)
-        elif w.value.startswith("${") and w.value.endswith("}"):
-            sources.extend(p.cu_variables.get(w.value[2:-1], []))
-    has_cu = bool(sources)
-    sources = [s for s in dict.fromkeys(sources) if s.strip('"') not in p.hip_sources]
     # Lines added after the command, one insertion (each with its finding).
-    added: list[tuple[str, str, str]] = []
-    if sources:
-        p.hip_sources.update(s.strip('"') for s in sources)
-        added.append(("HP606", f"{', '.join(sources)}: compiled as HIP",
-                      f"set_source_files_properties({' '.join(sources)} "
-                      "PROPERTIES LANGUAGE HIP)"))
+    added, has_cu = source_lines(p, cmd)
     if lname in N.EXECUTABLE_COMMANDS | N.LIBRARY_COMMANDS and (has_cu or p.language_converted):
         added += _host_runtime(p, cmd)
     if added:

@@ -23,6 +23,7 @@ class CMakePass:
     found_packages: set[str] = field(default_factory=set)
     hip_sources: set[str] = field(default_factory=set)  # already LANGUAGE HIP
     cu_variables: dict[str, list[str]] = field(default_factory=dict)
+    variable_values: dict[str, list[str]] = field(default_factory=dict)  # as set here
     # target (as written) -> "EXECUTABLE", a library type ("STATIC", "SHARED", ...)
     # or "" for add_library without one (static unless BUILD_SHARED_LIBS)
     target_kinds: dict[str, str] = field(default_factory=dict)
