@@ -48,3 +48,19 @@ def test_gpu_targets_are_the_runs_and_the_users_choice_wins(tmp_path: Path,
     assert own.proc.returncode == 0, tail(own.proc, 40)
     assert _offload_archs(tmp_path / "own" / "build", "cuda_only") == ["gfx1030"]
 
+
+
+def test_library_used_in_a_branch_is_found_there(tmp_path: Path, hip_oracle: HipOracle):
+    """branch_library finds hipFFT in its own HIP branch only: the converted
+    CUDA branch (the default) linked hip::hipfft, a target CMake did not
+    know there, and the generate step stopped."""
+    _require_cmake(hip_oracle)
+    source = tmp_path / "src"
+    convert_project(PROJECTS / "branch_library", source, hip_oracle)
+    build = cmake_build(hip_oracle, source, tmp_path)
+    print(f"\n{build.command}:\n{tail(build.proc)}")
+    assert build.proc.returncode == 0, tail(build.proc, 40)
+    if build.objects_only:  # Debian 12: hipFFT's headers only
+        assert (tmp_path / "build" / "CMakeFiles" / "branch_library.dir" / "main.cu.o").is_file()
+    else:
+        assert executables(tmp_path / "build") == {"branch_library"}

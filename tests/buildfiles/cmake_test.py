@@ -175,6 +175,28 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "add_library(k STATIC ../shared/k.cu)\n"
                  "set_source_files_properties(../shared/k.cu PROPERTIES LANGUAGE HIP)\n",
                  id="parent-folder-source"),
+    # a find_package covers the uses after it in its own block and the blocks inside
+    pytest.param("if(USE_HIP)\n  find_package(hipblaslt REQUIRED)\n"
+                 "  target_link_libraries(app roc::hipblaslt)\nelse()\n"
+                 "  find_package(CUDAToolkit REQUIRED)\n  target_link_libraries(app CUDA::cublasLt)"
+                 "\nendif()\n",
+                 "if(USE_HIP)\n  find_package(hipblaslt REQUIRED)\n"
+                 "  target_link_libraries(app roc::hipblaslt)\nelse()\n"
+                 "  find_package(hip REQUIRED)\n  find_package(hipblaslt REQUIRED)\n"
+                 "  target_link_libraries(app roc::hipblaslt)\nendif()\n",
+                 id="package-found-in-another-branch"),
+    pytest.param("if(WITH_CUDA)\n  find_package(CUDAToolkit REQUIRED)\nendif()\n"
+                 "function(add_fft t)\n  target_link_libraries(${t} CUDA::cufft)\nendfunction()\n",
+                 "if(WITH_CUDA)\n  find_package(hip REQUIRED)\nendif()\n"
+                 "function(add_fft t)\n  find_package(hipfft REQUIRED)\n"
+                 "  target_link_libraries(${t} hip::hipfft)\nendfunction()\n",
+                 id="package-used-in-a-function"),
+    pytest.param("find_package(CUDAToolkit)\nif(A)\n  target_link_libraries(a CUDA::cublas)\n"
+                 "elseif(B)\n  target_link_libraries(b CUDA::cublas)\nendif()\n",
+                 "find_package(hip)\nfind_package(hipblas)\nif(A)\n"
+                 "  target_link_libraries(a roc::hipblas)\nelseif(B)\n"
+                 "  target_link_libraries(b roc::hipblas)\nendif()\n",
+                 id="package-found-above-the-branches"),
     # nvcc-only flags, in every place CMake keeps flags
     pytest.param('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -forward-unknown-to-host-compiler '
                  '-O2")\n', 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -O2")\n',
@@ -249,6 +271,8 @@ def test_cmake_fixes(before: str, after: str):
                  id="list-without-cu"),
     pytest.param("find_package(CUDAToolkit)\nmy_add_test(t ${SOURCES})\n".replace(
         "CUDAToolkit", "hip"), id="project-function-unknown-list"),
+    pytest.param("find_package(hipblaslt REQUIRED)\nif(A)\n"
+                 "  target_link_libraries(a roc::hipblaslt)\nendif()\n", id="package-found-above"),
     # a variable no option list uses, and one a C++ option list uses (-G, -x cu
     # are nvcc's only where nvcc is known)
     pytest.param("set(NOT_FLAGS -G --expt-relaxed-constexpr)\n", id="unused-variable"),

@@ -13,6 +13,7 @@ from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.cuda_version import cuda_versions
 from hipport.buildfiles.cmake.flags import flag_arguments, flag_variables
 from hipport.buildfiles.cmake.gpu_targets import default_architectures
+from hipport.buildfiles.cmake.packages import insert_find_packages
 from hipport.buildfiles.cmake.passes import CMakePass, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
@@ -46,13 +47,13 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
     for cmd in commands:
         if cmd.lname == "cmake_minimum_required":
             _minimum_version(p, cmd)
-    _insert_find_packages(p, commands)
+    insert_find_packages(p, commands)
     default_architectures(p, commands)
     return p.findings
 
 
 def _survey(p: CMakePass, commands: list[Command]) -> None:
-    """What the file already has: packages found, sources marked HIP,
+    """What the file already has: sources marked HIP,
     variables holding lists of .cu files, and the kind of each target."""
     for cmd in commands:
         record_values(p, cmd)
@@ -62,8 +63,6 @@ def _survey(p: CMakePass, commands: list[Command]) -> None:
         elif cmd.lname in N.LIBRARY_COMMANDS and words:
             kind = words[1].value if len(words) > 1 else ""
             p.target_kinds[words[0].text] = kind if kind in N.LIBRARY_TYPES else ""
-        elif cmd.lname == "find_package" and words:
-            p.found_packages.add(words[0].value)
         elif cmd.lname == "target_link_libraries" and words:
             target = words[0].text
             p.link_keywords[target] = p.link_keywords.get(target, False) or any(
@@ -163,55 +162,6 @@ def _find_package(p: CMakePass, cmd: Command) -> None:
                f"({package} has its own versions)", name.end, version.end, "")
     if package == "hip":
         p.toolkit_finds.append((cmd, any(w.value == "REQUIRED" for w in words)))
-        p.found_packages.add("hip")
-
-
-def _insert_find_packages(p: CMakePass, commands: list[Command]) -> None:
-    """find_package for what the converted file uses: the ROCm libraries, and
-    hip itself for hip::host when no find_package(CUDAToolkit) became it.
-    They go after the toolkit's find_package, else after the converted
-    project()/enable_language(), else (a module included by others, a
-    function adding the targets) just before the first command using them:
-    imported targets are visible in the whole directory."""
-    needed: dict[str, int] = {}
-    if p.needs_hip and "hip" not in p.found_packages:
-        needed["hip"] = p.host_use if p.host_use is not None else (p.language_end or 0)
-    for lib, at in p.libraries.items():
-        # (hip::host comes from find_package(hip) too: `cudart` became it)
-        if lib.cmake_package and lib.cmake_package not in p.found_packages:
-            needed.setdefault(lib.cmake_package, at)
-    if not needed:
-        return
-    if p.toolkit_finds:
-        cmd, required = p.toolkit_finds[0]
-        at, prefix = cmd.end, indent(p.text, cmd.start)
-    elif p.language_end is not None:
-        at, prefix, required = p.language_end, indent(p.text, p.language_end), True
-    else:
-        _find_before_use(p, commands, needed)
-        return
-    suffix = " REQUIRED" if required else ""
-    order = sorted(needed, key=lambda name: (name != "hip", name))  # hip first
-    lines = "".join(f"\n{prefix}find_package({pkg}{suffix})" for pkg in order)
-    p.edit("HP604", "find_package for the ROCm libraries used: " + ", ".join(order),
-           at, at, lines)
-
-
-def _find_before_use(p: CMakePass, commands: list[Command], needed: dict[str, int]) -> None:
-    by_command: dict[int, list[str]] = {}
-    for package, at in needed.items():
-        cmd = next((c for c in commands if c.start <= at <= c.end), None)
-        if cmd is None:
-            p.report("HP654", f"needs find_package({package}), but the CUDA toolkit is not "
-                     "found in this file; add it where it is", at, at)
-            continue
-        by_command.setdefault(cmd.start, []).append(package)
-    for start, packages in by_command.items():
-        prefix = indent(p.text, start)
-        order = sorted(packages, key=lambda name: (name != "hip", name))
-        lines = "".join(f"find_package({pkg} REQUIRED)\n{prefix}" for pkg in order)
-        p.edit("HP604", "find_package for the ROCm libraries used here: " + ", ".join(order),
-               start, start, lines, claim=False)
 
 
 # ---------------------------------------------------------------- targets --

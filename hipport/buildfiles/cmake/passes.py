@@ -18,9 +18,9 @@ class CMakePass:
     findings: list[Finding] = field(default_factory=list)
     claimed: list[tuple[int, int]] = field(default_factory=list)
     libraries: dict[RocmLibrary, int] = field(default_factory=dict)  # -> first use offset
+    uses: list[tuple[RocmLibrary, int]] = field(default_factory=list)  # every use
     language_converted: bool = False
     toolkit_finds: list[tuple[Command, bool]] = field(default_factory=list)  # (cmd, REQUIRED)
-    found_packages: set[str] = field(default_factory=set)
     hip_sources: set[str] = field(default_factory=set)  # already LANGUAGE HIP
     cu_variables: dict[str, list[str]] = field(default_factory=dict)
     variable_values: dict[str, list[str]] = field(default_factory=dict)  # as set here
@@ -54,6 +54,7 @@ class CMakePass:
 
     def use(self, lib: RocmLibrary, at: int) -> None:
         self.libraries.setdefault(lib, at)
+        self.uses.append((lib, at))
 
     @property
     def offload_list(self) -> str:
