@@ -31,7 +31,12 @@ _CONVERSIONS: tuple[Code, ...] = (
          "given with `--offload-arch` (default `gfx90a;gfx942`): `--offload-arch=gfx90a "
          "--offload-arch=gfx942` for hipcc, `CMAKE_HIP_ARCHITECTURES` / `HIP_ARCHITECTURES` for "
          "CMake. When the CUDA architecture came from a variable (`-arch=sm_$(SM)`), that "
-         "variable no longer affects the build; the message names it."),
+         "variable no longer affects the build; the message names it. A CMake file that "
+         "enables CUDA and sets no architectures gets `if(NOT DEFINED "
+         "CMAKE_HIP_ARCHITECTURES)` `set(CMAKE_HIP_ARCHITECTURES ...)` before the "
+         "`project()`/`enable_language()` that enables HIP: CMake would otherwise build for "
+         "the configuring machine's GPU, or gfx906; `-DCMAKE_HIP_ARCHITECTURES=...` still "
+         "chooses."),
     Code("HP604", "find-package", "find_package of the CUDA toolkit replaced by HIP and the "
          "ROCm libraries the file uses.", _I,
          "`find_package(CUDAToolkit)` and the legacy `find_package(CUDA)` become "
