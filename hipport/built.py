@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Callable
 
 from hipport import verify
 from hipport.report.built import BuildError, BuildOutcome
@@ -25,16 +26,19 @@ _ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)?\s*(?:fatal 
                     r"(?P<message>.*)$", re.MULTILINE)
 
 
-def tree_build(converted: Path, jobs: int, timeout: float) -> BuildOutcome:
+def tree_build(converted: Path, jobs: int, timeout: float, sandbox: bool = True,
+               say: Callable[[str], None] | None = None) -> BuildOutcome:
     """Build ``converted`` as ``hipport verify`` would: its projects with
-    their own build files, else its translation units one by one
-    (``timeout``: seconds per compile; a build step gets at least the
-    build mode's default)."""
+    their own build files (in the sandbox, unless ``sandbox`` is False),
+    else its translation units one by one (``timeout``: seconds per
+    compile; a build step gets at least the build mode's default)."""
     request = verify.Request((converted,), jobs=jobs)
     mode, _ = verify.choose_mode(request)
     if mode == verify.BUILD:
         result = verify.run(verify.Request((converted,), jobs=jobs,
-                                           timeout=max(timeout, verify.DEFAULT_BUILD_TIMEOUT)))
+                                           timeout=max(timeout, verify.DEFAULT_BUILD_TIMEOUT),
+                                           sandbox=sandbox),
+                            say=say, command="hipport report --verify")
         assert isinstance(result, BuildVerification)
         return _from_build(result, converted.resolve())
     return units_build(converted, jobs, timeout)

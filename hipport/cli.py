@@ -34,6 +34,8 @@ POLYFILLS_HELP = ("Which fallbacks of the generated polyfill header emulate CUDA
                   "(also slower and approximate ones), none.")
 _POLYFILLS = click.option("--polyfills", type=click.Choice(list(POLYFILL_CHOICES)),
                           default="safe", show_default=True, help=POLYFILLS_HELP)
+NO_SANDBOX_HELP = ("Run the build's CMake and Make code without the sandbox (bubblewrap), "
+                   "with your rights, files and network: only for code you trust.")
 # What a Unix tool killed by SIGPIPE exits with (`hipport ... | head`).
 EXIT_BROKEN_PIPE = 128 + 13
 
@@ -61,12 +63,15 @@ class _Group(HelpfulGroup):
             # Remembered: a C extension can turn the KeyboardInterrupt into
             # its own error (tree-sitter: "regular expression error"), and a
             # broken worker pool can surface before the interrupt does.
-            # SIGTERM is Ctrl-C by another name: stop cleanly, exit 143.
+            # SIGTERM (and SIGHUP: the terminal closed) is Ctrl-C by another
+            # name: stop cleanly (verify removes its build folder), exit 143 (129).
             signals.append(signum)
             signal.default_int_handler(signum, frame)
 
         main = threading.current_thread() is threading.main_thread()
-        handled = (signal.SIGINT, signal.SIGTERM)
+        handled: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+        if main and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # nohup: ignored
+            handled += (signal.SIGHUP,)
         previous = [signal.signal(s, on_signal) for s in handled] if main else []
         try:
             return self._invoke(ctx, debug, signals)
@@ -78,7 +83,8 @@ class _Group(HelpfulGroup):
     @staticmethod
     def _stopped(ctx: click.Context, signals: list[int]) -> None:
         signum = signals[0] if signals else signal.SIGINT
-        word = "terminated" if signum == signal.SIGTERM else "interrupted"
+        words: dict[int, str] = {signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
+        word = words.get(signum, "interrupted")
         click.echo(f"hipport: {word}", err=True)
         ctx.exit(128 + signum)
 
@@ -231,6 +237,7 @@ def cli(ctx: click.Context) -> None:
               "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH).")
 @click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
               help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
+@click.option("--no-sandbox", is_flag=True, help=NO_SANDBOX_HELP)
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @click.option("--compat-header", metavar="PATH", help="compat: the generated header, relative "
               "to the folder converted (default: its hip_compat.h, or the tree's, generated "
@@ -248,11 +255,13 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
             color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
             verify: bool, verify_units: bool, hipcc: str | None, hipcc_arg: Sequence[str],
-            debug: bool,
+            no_sandbox: bool, debug: bool,
             compat_header: str | None, compat_macro: str | None,
             front_end: Any) -> None:
     """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
-    Makefiles) to HIP: into a mirror (-o DIR), in place, or as a diff."""
+    Makefiles) to HIP: into a mirror (-o DIR), in place, or as a diff.
+    --verify then runs the repository's own CMake and Make code, in a
+    sandbox without network that can write only its build folder."""
     from hipport.commands.convert import AfterConvert, convert_mode, run_convert
     from hipport.commands.listing import Shown
     from hipport.files import Selection
@@ -271,7 +280,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
     shown = Shown(quiet, verbose, show_fixes, output_format, statistics, color)
     after = AfterConvert(strict, prune, verify or verify_units, hipcc, tuple(hipcc_arg),
                          offload_targets(offload_arch) if offload_arch else (),
-                         verify_units=verify_units)
+                         verify_units=verify_units, sandbox=not no_sandbox)
     raise SystemExit(run_convert(request, shown, after))
 
 
@@ -361,6 +370,7 @@ def mappings_docs(output: Path, check: bool) -> None:
               help="Convert into a scratch folder, build it, and bill from the errors left.")
 @click.option("--timeout", type=float, default=300.0, show_default=True, metavar="SECONDS",
               help="With --verify: time limit of each compile.")
+@click.option("--no-sandbox", is_flag=True, help=NO_SANDBOX_HELP)
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
 def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
@@ -368,9 +378,12 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
            rocm_version: str | None, assume_cuda_version: str | None, polyfills: str,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
            no_build_files: bool, no_cache: bool, verify_build: bool, timeout: float,
-           debug: bool, front_end: Any) -> None:
+           no_sandbox: bool, debug: bool, front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
-    ledger, hazards and person-days, as text, json, md, html, csv or sarif."""
+    ledger, hazards and person-days, as text, json, md, html, csv or sarif.
+    --verify builds the converted tree with the repository's own CMake and
+    Make code, in a sandbox without network that can write only its build
+    folder."""
     from hipport.commands.report import run_report
     from hipport.report.run import ReportRequest
     from hipport.values import time_limit
@@ -380,7 +393,7 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
         build_files=not no_build_files, front_end=front_end, cache=not no_cache,
         assume_cuda_version=assume_cuda_version, polyfills=polyfills, verify=verify_build,
-        timeout=time_limit("--timeout", timeout))))
+        timeout=time_limit("--timeout", timeout), sandbox=not no_sandbox)))
 
 
 @cli.command(cls=SectionedCommand, sections=helptext.CHECK_SECTIONS,
@@ -465,6 +478,7 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
 @click.option("--build-system", metavar="NAME", help="--build: build the projects of this "
               "build system only, e.g. make where a folder has a CMakeLists.txt and a Makefile "
               "(default: all; CMake first).")
+@click.option("--no-sandbox", is_flag=True, help=NO_SANDBOX_HELP)
 @click.option("--hipcc", metavar="PATH", help="The HIP compiler (default: $HIPCC, "
               "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH; "
               "docs/verify.md).")
@@ -492,7 +506,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
               help="Colour the progress bar: auto, always, never.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def verify(paths: Sequence[Path], build: bool | None, build_dir: Path | None,
-           build_system: str | None, hipcc: str | None, offload_arch: str | None,
+           build_system: str | None, no_sandbox: bool, hipcc: str | None,
+           offload_arch: str | None,
            compile_commands: Path | None, hipcc_arg: Sequence[str], syntax_only: bool,
            timeout: float | None, jobs: int, fmt: str, strict: bool, quiet: bool, color: str,
            debug: bool) -> None:
@@ -500,7 +515,9 @@ def verify(paths: Sequence[Path], build: bool | None, build_dir: Path | None,
     the HIP toolchain, outside the tree, and report each failure at its
     source line; or (--units) compile every translation unit alone with
     hipcc, as its build would, and report each one that fails at its first
-    error."""
+    error.  A build runs the repository's own CMake and Make code: in a
+    sandbox (bubblewrap) without network that can write only its build
+    folder."""
     from hipport.commands.verify import run_verify
     from hipport.values import time_limit
     from hipport.verify import BUILD, UNITS, Request
@@ -509,8 +526,8 @@ def verify(paths: Sequence[Path], build: bool | None, build_dir: Path | None,
     raise SystemExit(run_verify(Request(
         tuple(paths), hipcc, _arch_list(offload_arch), compile_commands, tuple(hipcc_arg),
         syntax_only, time_limit("--timeout", timeout) if timeout is not None else None, jobs,
-        mode=mode, build_dir=build_dir, build_system=build_system), fmt, strict, quiet,
-        color))
+        mode=mode, build_dir=build_dir, build_system=build_system, sandbox=not no_sandbox),
+        fmt, strict, quiet, color))
 
 
 

@@ -8,6 +8,7 @@ the dotted key that failed."""
 from __future__ import annotations
 
 import math
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,7 +127,7 @@ def _kind(value: object) -> str:
 def find_config(start: Path) -> Path | None:
     """The nearest .hipport.toml, or pyproject.toml with a [tool.hipport] table,
     in ``start`` (a file's directory) or above it."""
-    here = start.resolve()
+    here = Path(os.path.realpath(start))  # never raises, even for a loop of links
     if not here.is_dir():
         here = here.parent
     for directory in (here, *here.parents):

@@ -9,8 +9,8 @@ temporary files behind, however careful the ``except`` clauses are: the
 exception can land before the name reaches a variable they can see.
 
 ``deferred_signals()`` makes each such step sequence uninterruptible by the
-two signals a user or a supervisor sends to stop a run: while it is active a
-SIGINT or SIGTERM is only remembered; when the outermost block ends, the
+signals a user, a supervisor or a closing terminal sends to stop a run: while
+it is active a SIGINT, SIGTERM or SIGHUP is only remembered; when the outermost block ends, the
 handler that was in place before is run for it (raising ``KeyboardInterrupt``
 for the default SIGINT handler, ending the process for a default SIGTERM).
 A write takes milliseconds, so the stop is not noticeably later.  SIGKILL
@@ -26,7 +26,7 @@ import signal
 import threading
 from typing import Any, Callable, Iterator, Union
 
-HELD = (signal.SIGINT, signal.SIGTERM)
+HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 _Handler = Union[Callable[[int, Any], Any], int, None]
 
@@ -43,7 +43,7 @@ def _remember(signum: int, frame: Any) -> None:
 
 @contextlib.contextmanager
 def deferred_signals() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back for the duration of the block."""
+    """Hold SIGINT, SIGTERM and SIGHUP back for the duration of the block."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -2,6 +2,7 @@
 the paths hipport refuses to follow."""
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import stat
@@ -11,6 +12,7 @@ from typing import Iterator, Sequence
 
 from hipport.buildfiles.system import system_for
 from hipport.errors import UsageError
+from hipport.filenames import shown_path
 from hipport.writing import is_temporary
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cxx", ".cc", ".c", ".h", ".hpp", ".hxx", ".hh",
@@ -66,6 +68,7 @@ def discover(paths: Sequence[Path], selection: Selection, *, with_others: bool =
     for given in paths:
         if not given.exists() and not given.is_symlink():
             raise UsageError(f"{given}: no such file or directory")
+        refuse_link_loop(given)
         if given.is_dir():
             root = given.resolve()
             yield from _walk(root, root, selection, with_others, avoid)
@@ -76,6 +79,24 @@ def discover(paths: Sequence[Path], selection: Selection, *, with_others: bool =
                 yield SourcePath(file.parent, file, True)
             else:
                 yield Skipped(given, "not a regular file")
+
+
+def link_loop(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link that never reaches a file (``ln -s
+    b a; ln -s a b``, or a link through one): resolving it fails, by an
+    exception that depends on the Python version."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def refuse_link_loop(given: Path) -> None:
+    """A path the user named that is a loop of links: a usage error."""
+    if link_loop(given):
+        raise UsageError(f"{shown_path(given)}: symbolic link loop (it never reaches a file "
+                         "or folder)")
 
 
 def _regular(path: Path) -> bool:
@@ -102,6 +123,9 @@ def _walk(root: Path, directory: Path, selection: Selection, with_others: bool,
             continue
         path = Path(entry.path)
         if entry.is_symlink():
+            if link_loop(path):
+                yield Skipped(path, "symlink loop (it never reaches a file); not followed")
+                continue
             target = path.resolve()
             if not target.is_relative_to(root):
                 yield Skipped(path, "symlink pointing outside the tree; not followed")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from hipport.settings import DEFAULT_OFFLOAD_ARCH, Settings
+from hipport.tree_facts import any_file
 
 # The functions ROCm 6.4 declares with __hip_img_chk__ (amd_detail/
 # texture_fetch_functions.h, texture_indirect_functions.h, amd_surface_functions.h).
@@ -66,11 +67,6 @@ def targets_for(settings: Settings, sources: Iterable[Path]) -> Settings:
     keep = tuple(a for a in settings.offload_arch if a not in lacking)
     if not lacking or not keep:
         return settings
-    for path in sources:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue  # the run reports it where it converts the file
-        if reads_textures(data):
-            return replace(settings, offload_arch=keep, offload_arch_left_out=tuple(lacking))
+    if any_file(sources, reads_textures):
+        return replace(settings, offload_arch=keep, offload_arch_left_out=tuple(lacking))
     return settings

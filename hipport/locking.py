@@ -28,16 +28,18 @@ class TreeBusy(HipportError):
 
 
 @contextlib.contextmanager
-def writing_under(paths: Iterable[Path]) -> Iterator[None]:
-    """Hold the locks for writing under ``paths`` (resolved, existing)."""
+def writing_under(paths: Iterable[Path], why: str = "two runs over the same files would "
+                  "convert each other's output") -> Iterator[None]:
+    """Hold the locks for writing under ``paths`` (resolved, existing);
+    ``why`` a second run is refused."""
     exclusive = _outermost({p.resolve() for p in paths})
     shared = {a for p in exclusive for a in p.parents} - exclusive
     held: list[int] = []
     try:
         for path in sorted(exclusive):
-            _lock(path, fcntl.LOCK_EX, held)
+            _lock(path, fcntl.LOCK_EX, held, why)
         for path in sorted(shared):
-            _lock(path, fcntl.LOCK_SH, held)
+            _lock(path, fcntl.LOCK_SH, held, why)
         yield
     finally:
         for fd in held:
@@ -48,7 +50,7 @@ def _outermost(paths: set[Path]) -> set[Path]:
     return {p for p in paths if not any(q != p and p.is_relative_to(q) for q in paths)}
 
 
-def _lock(path: Path, how: int, held: list[int]) -> None:
+def _lock(path: Path, how: int, held: list[int], why: str) -> None:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
@@ -59,7 +61,6 @@ def _lock(path: Path, how: int, held: list[int]) -> None:
         os.close(fd)
         if exc.errno in _BUSY:
             raise TreeBusy(f"another hipport run is writing under {path}; wait for it to "
-                           "finish (two runs over the same files would convert each "
-                           "other's output)") from None
+                           f"finish ({why})") from None
         return  # no locks on this file system
     held.append(fd)

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from hipport.buildfiles.build_facts import build_facts_for
 from hipport.converter import RunOptions
 from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import display_path, shown_path
-from hipport.files import Selection, Skipped, SourcePath, discover
+from hipport.files import Selection, Skipped, SourcePath, discover, refuse_link_loop
 from hipport.gpus import targets_for
 from hipport.jobs import FileResult, Job
 from hipport.locking import writing_under
@@ -24,6 +25,7 @@ from hipport.request import Request
 from hipport.runner import default_workers, drop_project_declared, run_jobs, tally
 from hipport.score import RunStats
 from hipport.strategy import Finish, Generated, Tree
+from hipport.writing import unwritable_folder
 
 
 @dataclass(frozen=True)
@@ -84,11 +86,15 @@ def plan(request: Request) -> Plan:
     # below, the build files' and the sources', sees the same ones.
     settings = targets_for(request.settings, [j.source for j in jobs
                                               if j.convert and j.build_kind is None])
+    # What the build files say that sources need (RDC for HP320, HP618).
+    settings = build_facts_for(settings, [j.source for j in jobs if j.build_kind is not None])
     if settings is not request.settings:
         request = replace(request, settings=settings)
     chosen = request.strategy.plan(Tree(request.paths, tuple(roots), request.mode, out,
                                         tuple(jobs), request.selection, request.rules,
                                         request.settings))
+    if request.mode in (Mode.IN_PLACE, Mode.MIRROR):
+        _check_writable(chosen.jobs, chosen.generated, request.mode)
     options = RunOptions(request, out, chosen.strategy)
     return Plan(request, chosen.jobs, tuple(skipped), options, chosen.finish, chosen.generated)
 
@@ -141,6 +147,7 @@ def _roots(paths: Sequence[Path]) -> list[Path]:
     for p in paths:
         if not p.exists() and not p.is_symlink():
             raise UsageError(f"{shown_path(p)}: no such file or directory")
+        refuse_link_loop(p)
     return [p.resolve() if p.is_dir() else p.resolve().parent for p in paths]
 
 
@@ -221,6 +228,28 @@ def _check_backup_names(jobs: Sequence[Job], suffix: str, selection: Selection) 
         more = f" and {len(clashes) - 3} more" if len(clashes) > 3 else ""
         raise UsageError(f"--backup {suffix}: backups would be named like files hipport "
                          f"converts ({shown}{more}); choose a suffix such as .orig")
+
+
+def _check_writable(jobs: Sequence[Job], generated: Sequence[Generated], mode: Mode) -> None:
+    """Every folder the run may write to can be written, before anything is:
+    a run stopped by the first file it cannot write leaves the others
+    rewritten (in place, sources that include a header it never wrote)."""
+    headers = {g.target: g.way_out for g in generated if g.target is not None}
+    targets = [*headers, *(j.target for j in jobs if j.target is not None
+                           and (j.convert or mode is Mode.MIRROR))]
+    asked: set[Path] = set()
+    for target in targets:
+        if target.parent in asked:
+            continue
+        asked.add(target.parent)
+        found = unwritable_folder(target)
+        if found is None:
+            continue
+        folder, why = found
+        way_out = headers.get(target, "make the folder writable, or leave its files out with "
+                                      "--exclude")
+        raise UsageError(f"cannot write {display_path(target)}: {display_path(folder)}: {why}; "
+                         f"nothing was written ({way_out})")
 
 
 def _check_output_folders(jobs: Sequence[Job], out: Path) -> None:

@@ -14,7 +14,7 @@ from hipport.findings import Finding
 from hipport.generated import generated
 from hipport.jobs import Job
 from hipport.parse.model import Backend
-from hipport.polyfill_header import IncludeHeader, WriteHeader, plan_place
+from hipport.polyfill_header import IncludeHeader, WriteHeader, header_for, plan_places
 from hipport.settings import Settings
 from hipport.strategy import Generated, StrategyPlan, Tree
 from hipport.table import MappingTable
@@ -24,23 +24,29 @@ from hipport.table import MappingTable
 class RewriteStrategy:
     name: ClassVar[str] = "rewrite"
     settled: ClassVar[str] = "already converted"
-    # The tree's polyfill header (absolute once planned; "": beside each file).
-    polyfill_header: str = ""
+    # (a path named, its polyfill header), absolute once planned; a file
+    # under none of them includes the header beside it.
+    polyfill_headers: tuple[tuple[str, str], ...] = ()
 
     def plan(self, tree: Tree) -> StrategyPlan:
         if tree.mode is not Mode.DRY_RUN:
             refuse_rewrite(tree.jobs)
         if not tree.settings.polyfills:  # --polyfills none
             return StrategyPlan(self, tree.jobs)
-        place = plan_place(tree.roots, tree.paths, tree.mode, tree.output)
-        jobs = tuple(j for j in tree.jobs if j.source.resolve() != place.path)
-        planned = replace(self, polyfill_header=str(place.path))
-        return StrategyPlan(planned, jobs, WriteHeader(place, tree.mode, tree.settings),
-                            (Generated(place.path, place.target, place.display),))
+        places = plan_places(tree.paths, tree.mode, tree.output, tree.jobs, tree.selection)
+        planned = replace(self, polyfill_headers=places.pairs())
+        way_out = ("make the folder writable, or convert with --polyfills none (the APIs the "
+                   "header emulates then stay in the ledger)")
+        generated = tuple(g for p in places.places for g in (
+            Generated(p.path, p.target, p.display, way_out),
+            *(Generated(n.source, n.target, n.display, way_out) for n in p.nested)))
+        return StrategyPlan(planned, places.jobs, WriteHeader(places, tree.mode, tree.settings),
+                            generated)
 
     def convert_source(self, data: bytes, backend: Backend, table: MappingTable,
                        settings: Settings, path: Path | None) -> ConversionResult:
-        prepare = IncludeHeader(self.polyfill_header, table, settings, path) \
+        header = header_for(self.polyfill_headers, path)
+        prepare = IncludeHeader(header, table, settings, path) \
             if settings.polyfills else None
         return convert_bytes(data, backend, table, settings, path, prepare)
 

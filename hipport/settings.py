@@ -40,6 +40,11 @@ class Settings:
     # How exact a fallback of the polyfill header must be to be applied
     # (docs/polyfills.md): its exactness is one of these.
     polyfills: tuple[str, ...] = SAFE_POLYFILLS
+    # What the tree's build files say (hipport.buildfiles.build_facts): it
+    # compiles relocatable device code (CUDA_SEPARABLE_COMPILATION ON,
+    # -rdc=true); it makes device code files with nvcc -ptx/-cubin/-fatbin.
+    relocatable_device_code: bool = False
+    code_objects_built: bool = False
 
     def __post_init__(self) -> None:
         if not self.offload_arch or not all(
@@ -52,10 +57,11 @@ def parse_cuda_version(text: str) -> tuple[int, int]:
     """``--assume-cuda-version X.Y``: a ValueError that says why when it is not
     a CUDA release (X.Y, or X for X.0)."""
     value = text.strip()
-    m = re.fullmatch(r"(\d{1,2})(?:\.(\d))?", value)
+    m = re.fullmatch(r"([0-9]{1,2})(?:\.([0-9]))?", value)  # ASCII: \d also takes "١٢"
     if m is None:
         hint = ""
-        loose = re.fullmatch(r"(?:v|cuda[-_ ]?)?(\d{1,2})(?:\.(\d))?(?:\.\d+)*", value, re.I)
+        loose = re.fullmatch(r"(?:v|cuda[-_ ]?)?([0-9]{1,2})(?:\.([0-9]))?(?:\.[0-9]+)*", value,
+                             re.I)
         if loose is not None:
             hint = f"; did you mean {loose.group(1)}.{loose.group(2) or 0}?"
         raise ValueError(f"expected a CUDA release such as {DEFAULT_CUDA_VERSION[0]}."

@@ -51,6 +51,8 @@ class Generated:
     path: Path  # where it lives in the input tree
     target: Path | None  # where the run writes it (None: nowhere)
     display: str
+    # What a user whose folder for it cannot be written can do.
+    way_out: str = "make the folder writable"
 
 
 @dataclass(frozen=True)

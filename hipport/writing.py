@@ -165,3 +165,24 @@ def make_parents(target: Path, root: Path) -> None:
             kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a directory"
             raise UnsafeOutput(errno.ENOTDIR, f"{current} is {kind}; hipport never writes "
                                "through it (remove it or choose another output directory)")
+
+
+def unwritable_folder(path: Path) -> tuple[Path, str] | None:
+    """The folder that keeps ``path`` from being written (its own, or, when
+    that is still to be made, the nearest one above that exists), and why;
+    None when it can be written.  Asked before a run writes anything, so a
+    run that cannot finish never starts (the in-place rewrite of a source
+    whose header could not be written left a tree that did not compile)."""
+    folder = path.parent
+    while not folder.is_dir():
+        if folder.parent == folder:
+            return None  # nothing exists to ask (the write says why)
+        folder = folder.parent
+    effective = os.access in os.supports_effective_ids  # root: the mode bits do not matter
+    if os.access(folder, os.W_OK | os.X_OK, effective_ids=effective):
+        return None
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    return folder, os.strerror(errno.EROFS if read_only else errno.EACCES)

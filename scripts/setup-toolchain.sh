@@ -7,7 +7,9 @@
 #
 # What it does (idempotent; a second run takes about a second):
 #   * apt-installs hipcc, the HIP runtime headers and the hipRAND/rocRAND,
-#     hipSPARSE/rocSPARSE and rocPRIM -dev packages, plus cmake and make.
+#     hipSPARSE/rocSPARSE and rocPRIM -dev packages, plus cmake and make, and
+#     bubblewrap (bwrap), the sandbox `hipport verify --build` runs every
+#     configure and build step in (docs/verify.md, Sandbox).
 #   * Debian 13 (trixie): also apt-installs hipBLAS, hipFFT, hipCUB,
 #     rocThrust, hipSOLVER (and RCCL when available) system-wide.
 #   * Debian 12 (bookworm): those libraries do not exist there, so their
@@ -40,7 +42,7 @@ APTDIR="$TC/apt-trixie"
 ENVFILE="$TC/env"
 
 BASE_PKGS=(hipcc libamdhip64-dev libhiprand-dev librocrand-dev libhipsparse-dev
-           librocsparse-dev librocprim-dev cmake make)
+           librocsparse-dev librocprim-dev cmake make bubblewrap)
 EXTRA_DEV_PKGS=(libhipblas-dev libhipfft-dev libhipcub-dev librocthrust-dev
                 libhipsolver-dev)
 OPTIONAL_DEV_PKGS=(librccl-dev)

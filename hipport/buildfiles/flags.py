@@ -9,6 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hipport.buildfiles.code_objects import (
+    GENCO,
+    genco_message,
+    has_output,
+    is_device_output,
+    loop_arch,
+    may_hold_flags,
+)
 from hipport.buildfiles.libraries import (
     BY_LINK_NAME,
     DROPPED_LINK_NAMES,
@@ -94,10 +102,6 @@ UNTRANSLATABLE: dict[str, str] = {
     "--maxrregcount": "register limit: use __launch_bounds__ in the source instead",
     "-keep": "intermediate files: use -save-temps", "--keep": "intermediate files: use -save-temps",
     "--keep-dir": "intermediate files: use -save-temps=obj",
-    "-ptx": "PTX output has no HIP equivalent", "--ptx": "PTX output has no HIP equivalent",
-    "-cubin": "cubin output: use --cuda-device-only for a code object",
-    "--cubin": "cubin output: use --cuda-device-only for a code object",
-    "-fatbin": "fatbin output: use --cuda-device-only", "--fatbin": "fatbin output",
     "-dlink": "separate device link: with -fgpu-rdc the final hipcc link does it",
     "--device-link": "separate device link: with -fgpu-rdc the final hipcc link does it",
     "-dlto": "device LTO: HIP-Clang has -foffload-lto",
@@ -105,7 +109,7 @@ UNTRANSLATABLE: dict[str, str] = {
     "--prec-sqrt=false": "approximate sqrt: consider -ffast-math",
     "-t": "nvcc parallel compilation", "--optimize": "use -O<n>",
 }
-_NVCC_ONLY_REPORTED = frozenset({"-keep", "-ptx", "-cubin", "-fatbin", "-t", "-dlink"})
+_NVCC_ONLY_REPORTED = frozenset({"-keep", "-t", "-dlink"})
 
 
 @dataclass
@@ -139,13 +143,17 @@ def _value(words: list[Word], i: int, names: frozenset[str]) -> tuple[str, str, 
 
 
 def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
-                  nvcc: bool, bare_g: bool = False) -> FlagResult:
+                  nvcc: bool, bare_g: bool = False, arch_loop: str | None = None,
+                  output: str | None = None) -> FlagResult:
     """Findings for the nvcc flags among ``words`` (all in ``text``).  ``nvcc``:
     the words are nvcc's; ``bare_g``: a bare ``-G`` is nvcc's even so (CMake's
-    compile options of a CUDA project: no C/C++ compiler it drives takes one)."""
+    compile options of a CUDA project: no C/C++ compiler it drives takes one).
+    ``arch_loop``: the variable of a loop over the GPU list around the words;
+    ``output``: the file a code-object build without ``-o`` writes (Make's ``$@``)."""
     actions: list[_Action] = []
     result = FlagResult()
     arch_done = False
+    genco: int | None = None  # index in actions of a -fatbin/-cubin/-ptx made --genco
     i = 0
     while i < len(words):
         w = words[i].text
@@ -153,13 +161,14 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
         if (v := _value(words, i, ARCH_OPTIONS) or _foreach_arch(w, i)) and _is_arch(v[1]):
             option, value, last = v
             source = _variable_in(value)
-            note = f"; {source} no longer selects the GPU" if source else ""
+            per_gpu = loop_arch(value, arch_loop) if option != "$(foreach)" else None
+            note = f"; {source} no longer selects the GPU" if source and not per_gpu else ""
             shown = w if option == "$(foreach)" else f"{option} {value}"
             if arch_done:
                 act = _Action(i, last, "HP603", f"{shown} covered by the offload "
                               f"architectures already given{note}", None)
             else:
-                flags = " ".join(f"--offload-arch={a}" for a in offload)
+                flags = per_gpu or " ".join(f"--offload-arch={a}" for a in offload)
                 act = _Action(i, last, "HP603", f"{shown} -> {flags}{note}", flags)
                 arch_done = True
         elif v := _value(words, i, HOST_COMPILER_OPTIONS):
@@ -208,6 +217,9 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
                           f"-fgpu-default-stream={value}", f"-fgpu-default-stream={value}")
         elif w in DROPPED:
             act = _Action(i, i, "HP611", f"{w} removed: HIP-Clang needs no such flag", None)
+        elif is_device_output(w) and (nvcc or w.startswith("--")) and genco is None:
+            genco = len(actions)
+            act = _Action(i, i, "HP617", genco_message(w), GENCO)
         elif w.startswith("-l") and len(w) > 2:
             act = _library(i, w[2:], result)
         else:
@@ -220,6 +232,8 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
             continue
         actions.append(act)
         i = act.last + 1
+    if genco is not None:
+        actions[genco] = _code_object(actions[genco], words, offload, arch_done, output)
     removed = {k for a in actions if a.text is None and not a.report_only
                for k in range(a.first, a.last + 1)}
     result.removed = removed
@@ -234,6 +248,21 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
         result.findings.append(Finding(a.code, a.message, head.start, tail.end,
                                        Fix((edit,), title=a.message)))
     return result
+
+
+def _code_object(act: _Action, words: list[Word], offload: tuple[str, ...], arch_done: bool,
+                 output: str | None) -> _Action:
+    """--genco, with the GPUs when no word can give them (nvcc had a default
+    architecture; hipcc's is the build machine's GPU) and the output file
+    nvcc named when there is no -o."""
+    text, message = act.text or GENCO, act.message
+    if not arch_done and not any(may_hold_flags(w.text) for w in words):
+        flags = " ".join(f"--offload-arch={a}" for a in offload)
+        text, message = f"{text} {flags}", f"{message}; {flags} added"
+    if output is not None and not has_output([w.text for w in words]):
+        text, message = f"{text} -o {output}", f"{message}; -o {output} added (hipcc's own " \
+            "name would be <source>-hip-amdgcn-amd-amdhsa.hipfb)"
+    return _Action(act.first, act.last, act.code, message, text)
 
 
 def _library(i: int, name: str, result: FlagResult) -> _Action | None:

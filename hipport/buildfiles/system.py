@@ -58,6 +58,9 @@ class BuildSystem(ABC):
     # whether it writes beside the sources (then verify builds a copy).
     programs: ClassVar[tuple[str, ...]] = ()
     builds_in_place: ClassVar[bool] = False
+    # Characters its tools cannot take in a project's path (named when a
+    # build there fails), each with its name.
+    path_characters: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def claims(self, path: PurePath | str) -> bool:
         path = PurePath(path)

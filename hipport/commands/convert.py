@@ -12,6 +12,7 @@ from hipport.commands.listing import Listing, Shown, fix_hints, summary_line
 from hipport.delivery import Mode
 from hipport.errors import UsageError
 from hipport.filenames import display_path
+from hipport.jobs import Outcome
 from hipport.output import FORMATS, HUMAN_FORMATS
 from hipport.output.progress import progress_bar
 from hipport.output.style import color_diff, color_wanted, interactive
@@ -40,6 +41,7 @@ class AfterConvert:
     # build files' first target).
     verify_arch: tuple[str, ...] = ()
     verify_units: bool = False  # --verify-units: compile each translation unit alone
+    sandbox: bool = True  # --verify builds in a sandbox; False: --no-sandbox
 
 
 def convert_mode(output: Path | None, in_place: bool, diff: bool) -> Mode:
@@ -66,6 +68,8 @@ def _validate(request: Request, shown: Shown, after: AfterConvert) -> None:
         raise UsageError("--prune only applies to -o/--output DIR")
     if (after.hipcc or after.hipcc_args) and not after.verify:
         raise UsageError("--hipcc and --hipcc-arg only apply to --verify")
+    if not after.sandbox and not after.verify:
+        raise UsageError("--no-sandbox only applies to --verify")
     if after.verify and mode not in (Mode.MIRROR, Mode.IN_PLACE):
         why = "--diff writes nothing" if mode is Mode.DIFF else "a dry run writes nothing"
         raise UsageError(f"--verify compiles the converted files, but {why}: use -o DIR or "
@@ -93,7 +97,10 @@ def run_convert(request: Request, shown: Shown,
     if not shown.quiet and shown.output_format in HUMAN_FORMATS and not shown.statistics:
         for hint in fix_hints(listing, request.settings.unsafe_fixes):
             click.echo(hint, err=True)
-    click.echo(summary_line(stats, listing.palette, planned.options.strategy.settled), err=True)
+    updated = [r.display for r in run.results if r.generated and r.outcome is Outcome.CONVERTED
+               and request.mode in (Mode.IN_PLACE, Mode.MIRROR)]
+    click.echo(summary_line(stats, listing.palette, planned.options.strategy.settled, updated),
+               err=True)
     if request.mode is Mode.DRY_RUN and not shown.quiet:
         click.echo("nothing written: use -o DIR, --in-place or --diff", err=True)
     code = _exit_code(run, after)
@@ -110,7 +117,8 @@ def _verify_request(planned: Plan, after: AfterConvert, paths: tuple[Path, ...]
     request = planned.request
     return VerifyRequest(paths, after.hipcc, after.verify_arch,
                          request.front_end.compile_commands, after.hipcc_args,
-                         jobs=request.jobs, mode=UNITS if after.verify_units else None)
+                         jobs=request.jobs, mode=UNITS if after.verify_units else None,
+                         sandbox=after.sandbox)
 
 
 def _probe(planned: Plan, after: AfterConvert) -> None:

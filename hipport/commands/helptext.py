@@ -20,7 +20,8 @@ CONVERT_SECTIONS = {
                    "polyfills", "rules", "strict", "fast"),
     "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
-    "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg"),
+    "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg",
+                                             "no_sandbox"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "show_fixes", "quiet", "verbose", "color"),
 }
@@ -44,7 +45,8 @@ Exit codes:
   1  a file failed and was left unchanged, or --strict and CUDA references remain
      or a change needs confirming (HP411)
      (or, with --verify, a translation unit does not compile)
-  2  usage or configuration error; nothing was written (or no hipcc for --verify)"""
+  2  usage or configuration error, or a folder the run would write to cannot be
+     written; nothing was written (or no hipcc for --verify)"""
 
 CHECK_SECTIONS = {
     "What fails": ("policy", "fail_on", "ignore", "report_unused_suppressions",
@@ -82,7 +84,7 @@ REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
     "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "rules"),
-    "Build": ("verify_build", "timeout"),
+    "Build": ("verify_build", "timeout", "no_sandbox"),
     "Semantic mode": SEMANTIC,
 }
 
@@ -121,7 +123,7 @@ Exit codes:
   2  usage error (an unknown library, say)"""
 
 VERIFY_SECTIONS = {
-    "Mode": ("build", "build_dir", "build_system"),
+    "Mode": ("build", "build_dir", "build_system", "no_sandbox"),
     "Compiler": ("hipcc", "offload_arch", "hipcc_arg", "syntax_only", "timeout", "jobs"),
     "Translation units": ("compile_commands",),
     "Output": ("fmt", "strict", "quiet", "color"),

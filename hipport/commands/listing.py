@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import dataclass
+from typing import Sequence
 
 from hipport.codes import CODES
 from hipport.delivery import Mode
@@ -126,17 +127,20 @@ def fix_hints(listing: Listing, unsafe_fixes: bool) -> list[str]:
 
 
 def summary_line(stats: RunStats, palette: Palette,
-                 settled: str = RewriteStrategy.settled) -> str:
+                 settled: str = RewriteStrategy.settled, updated: Sequence[str] = ()) -> str:
     """The run in one line; a run that converted nothing says so plainly
     (a second run over a converted tree is not a failure), and ``settled``
     is what the strategy says of the references found done (those a compat
     header maps count as converted in every run: such a run says they are
-    mapped, not that it converted them)."""
+    mapped, not that it converted them).  ``updated``: the generated files
+    the run wrote (a header a subfolder's new use adds a fallback to)."""
     t = stats.totals
     if stats.files_converted or stats.files_failed:
         return stats.summary()
     files = stats.files_unchanged + stats.files_skipped
     line = f"nothing left to convert in {plural(files, 'file')}"
+    if updated:
+        line += f" · updated {', '.join(updated)}"
     if t.refs_converted:
         line += f" · {plural(t.refs_converted, 'CUDA reference')} {settled}"
     if t.refs_unconverted:

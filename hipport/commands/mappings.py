@@ -34,6 +34,9 @@ def _describe(m: Mapping) -> str:
     if m.older is not None:
         lines.append(f"  before ROCm {m.rocm_added}: {m.older.hip}"
                      + (f" ({m.older.note})" if m.older.note else ""))
+    if m.newer is not None:
+        lines.append(f"  from ROCm {m.newer.rocm_added}: {m.newer.hip}"
+                     + (f" ({m.newer.note})" if m.newer.note else ""))
     lines.append(f"  defined at: {m.origin}")
     return "\n".join(lines)
 

@@ -2,6 +2,7 @@
 (``hipport.report.run.make_report``) and render it to stdout or a file."""
 from __future__ import annotations
 
+import functools
 import io
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import click
 
 from hipport.artifacts import write_output
 from hipport.built import BUILD
+from hipport.commands.verify import say
 from hipport.errors import UsageError
 from hipport.filenames import shown_path
 from hipport.output.style import interactive
@@ -45,7 +47,13 @@ def report_format(fmt: str | None, output: Path | None) -> str:
 def run_report(req: ReportRequest) -> int:
     name = report_format(req.format, req.output)
     show_progress = not req.quiet and interactive(sys.stderr)
-    report = make_report(req, progress=show_progress, builder=BUILD if req.verify else None)
+    builder = None
+    if req.verify:
+        _sandbox_ready(req)
+        builder = functools.partial(BUILD, sandbox=req.sandbox, say=say)
+    elif not req.sandbox:
+        raise UsageError("--no-sandbox only applies to --verify")
+    report = make_report(req, progress=show_progress, builder=builder)
     if req.output is None:
         render(name, report, sys.stdout)
         return 0
@@ -55,4 +63,17 @@ def run_report(req: ReportRequest) -> int:
     if not req.quiet:
         click.echo(f"wrote {shown_path(req.output)} ({name}): {headline(report)}", err=True)
     return 0
+
+
+def _sandbox_ready(req: ReportRequest) -> None:
+    """Before the tree is analysed: a build of it (a tree with build files)
+    needs the sandbox's tool, or --no-sandbox."""
+    from hipport.doctor.system import System
+    from hipport.verify import BUILD as BUILD_MODE
+    from hipport.verify import Request, choose_mode
+    from hipport.verify.sandbox import find_bwrap
+
+    mode, _ = choose_mode(Request(req.paths))
+    if mode == BUILD_MODE and req.sandbox:
+        find_bwrap(System.current(), "hipport report --verify")
 

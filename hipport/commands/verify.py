@@ -44,11 +44,17 @@ def run_verify(request: Request, fmt: str = "text", strict: bool = False, quiet:
     return code
 
 
-def compile_tree(request: Request, quiet: bool, color: str) -> Result:
+def compile_tree(request: Request, quiet: bool, color: str,
+                 command: str = "hipport verify") -> Result:
     show = not quiet and interactive(sys.stderr)
     with progress_bar("verifying", None, enabled=show, color=color_wanted(color, sys.stderr),
                       first="finding what to build") as bar:
-        return run(request, observe=bar, found=bar.expect)
+        return run(request, observe=bar, found=bar.expect, say=say, command=command)
+
+
+def say(text: str) -> None:
+    """What the user must know before a build starts (said even with -q)."""
+    click.echo(f"hipport: {text}", err=True)
 
 
 def print_text(verification: Result, quiet: bool) -> None:
@@ -74,6 +80,7 @@ def verify_converted(request: Request, targets: list[tuple[Path, Path]], quiet: 
                      color: str, strict: bool) -> int:
     """After `convert -o OUT` or `--in-place`: verify the written tree, the
     findings placed in the CUDA originals where lines map."""
-    verification = compile_tree(replace(request, originals=tuple(targets)), quiet, color)
+    verification = compile_tree(replace(request, originals=tuple(targets)), quiet, color,
+                                "hipport convert --verify")
     print_text(verification, quiet)
     return verify_exit_code(verification, strict)

@@ -12,10 +12,11 @@ import re
 from dataclasses import dataclass, field
 
 from hipport.compat import GUARD, MARKER, amd_condition
+from hipport.header_place import Forwarders
 from hipport.polyfills import DEFAULT_TARGET as POLYFILL_TARGET
 from hipport.polyfills import Exactness, section_lines, select
 from hipport.polyfills import covered_names as polyfilled_names
-from hipport.rules import argument_rules
+from hipport.rules import rule_for
 from hipport.rules.cuda_version import macro_values
 from hipport.rules.shapes import (
     CastArguments,
@@ -114,25 +115,9 @@ def read_uses(text: bytes, table: MappingTable) -> Uses:
 
 
 FORWARD = "/* forwards to the tree's compat header */"
-_FORWARD = re.compile(rb'^#include "([^"\n]+)"  ' + re.escape(FORWARD.encode()) + rb"$", re.M)
-
-
-def forwarder(include: str, name: str) -> bytes:
-    """The text that replaces a header generated for a folder converted on
-    its own, once its tree has a header: it includes the tree's, so the
-    folder's files keep their include and a translation unit sees one
-    header (the two would share an include guard)."""
-    return "\n".join([
-        MARKER.decode() + ": do not edit.",
-        f" * {name} was generated when this folder was converted on its own; the header of",
-        " * the tree around it, generated since, maps the names used here too. */",
-        f'#include "{include}"  {FORWARD}', ""]).encode()
-
-
-def forwarded(text: bytes) -> str | None:
-    """Where a forwarding header leads (its include), None for another text."""
-    found = _FORWARD.search(text) if text.startswith(MARKER) else None
-    return found.group(1).decode("utf-8", "surrogateescape") if found else None
+_FORWARDERS = Forwarders(MARKER, FORWARD, "maps")
+forwarder = _FORWARDERS.text
+forwarded = _FORWARDERS.target
 
 
 def merged(*parts: Uses) -> Uses:
@@ -157,9 +142,10 @@ def definition(entry: Mapping) -> str | None:
     hip, cuda = entry.hip, entry.cuda
     if hip is None:
         return None
-    if entry.rule is None:
+    rule = rule_for(entry)
+    if rule is None:
         return None if hip == cuda else f"#define {cuda} {hip}"
-    shape = argument_rules()[entry.rule].shape
+    shape = rule.shape
     return None if shape is None else macro(shape, cuda, hip)
 
 
@@ -208,15 +194,16 @@ def _(shape: OtherFunctionForArity, cuda: str, hip: str) -> str:
 
 @macro.register
 def _(shape: CastArguments, cuda: str, hip: str) -> str:
-    """`#define cuda(a0, ...) hip((void**)(a0), __VA_ARGS__)`: every argument
-    up to the last cast is named, the rest (when the arity varies) passed on."""
+    """`#define cuda(a0, ...) hip((void**)(a0), ##__VA_ARGS__)`: every argument
+    up to the last cast is named, the rest (when the arity varies) passed on,
+    none when the last cast is the last argument (`##` drops the comma)."""
     casts = dict(shape.casts)
     named = shape.arity if shape.arity is not None else max(casts) + 1
     params = [f"a{i}" for i in range(named)]
     args = [f"({casts[i]})({p})" if i in casts else p for i, p in enumerate(params)]
     if shape.arity is None:
         params.append("...")
-        args.append("__VA_ARGS__")
+        return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(args)}, ##__VA_ARGS__)"
     return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(args)})"
 
 

@@ -43,8 +43,11 @@ class CompatStrategy:
         macro, respelled = choose_macro(self.macro, place)
         planned = replace(self, header=str(header), macro=macro, respelled=respelled)
         step = HeaderStep(place, tree.mode, macro, tree.settings, tree.rules)
-        return StrategyPlan(planned, tuple(jobs), step,
-                            (Generated(place.path, place.target, place.display),))
+        # The forwarders too: their folders must be writable, and an -o
+        # tree's are no stale files.
+        generated = (Generated(place.path, place.target, place.display),
+                     *(Generated(n.source, n.target, n.display) for n in place.nested))
+        return StrategyPlan(planned, tuple(jobs), step, generated)
 
     def convert_source(self, data: bytes, backend: Backend, table: MappingTable,
                        settings: Settings, path: Path | None) -> ConversionResult:

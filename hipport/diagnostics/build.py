@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hipport.diagnostics.model import Category, Code, Fixable, Severity
+from hipport.diagnostics.model import Category, Code, Fixable, Severity, Work
 
 _I, _W, _E = Severity.INFO, Severity.WARNING, Severity.ERROR
 
@@ -126,6 +126,21 @@ _CONVERSIONS: tuple[Code, ...] = (
          "decides which symbols they provide.\n\n"
          "```make\nscan: scan_v1.o scan_v2.o scan.cu\n"
          "\t$(HIPCC) $(FLAGS) -o $@ $+\n```"),
+    Code("HP617", "device-code-object", "nvcc's device-code output (`-fatbin`, `-cubin`, "
+         "`-ptx`) built as a HIP code object with hipcc `--genco`.", _I,
+         "A driver-API program loads device code its build made: `nvcc -fatbin -gencode=... "
+         "-o kernel.fatbin kernel.cu`, then `cuModuleLoad(&m, \"kernel.fatbin\")`. hipcc's "
+         "`--genco` writes an offload bundle with one code object per `--offload-arch` (HIP "
+         "5.2 and ROCm 6.4 alike), which `hipModuleLoad` loads whatever the file is called: "
+         "the file keeps the name the program loads (hipport leaves strings alone). A loop "
+         "over the architectures (`foreach(arch ${CMAKE_CUDA_ARCHITECTURES})` with "
+         "`-gencode=arch=compute_${arch},code=sm_${arch}`) gives `--offload-arch=${arch}`; a "
+         "CMake custom command running nvcc runs `${hip_HIPCC_EXECUTABLE}` (set by "
+         "`find_package(hip)`, added where missing). A command with no architecture gets the "
+         "offload list; a Makefile recipe without `-o` gets `-o $@` (hipcc's own name is "
+         "`<source>-hip-amdgcn-amd-amdhsa.hipfb`).\n\n"
+         "```make\nkernel.cubin: kernel.cu\n\t$(HIPCC) --genco --offload-arch=gfx90a "
+         "--offload-arch=gfx942 -o $@ $<\n```"),
     Code("HP620", "cmake-cuda-version-resolved", "A CUDA version a CMake file reads "
          "(`CMAKE_CUDA_COMPILER_VERSION`, `CUDAToolkit_VERSION`, FindCUDA's `CUDA_VERSION`) "
          "replaced by the release given with --assume-cuda-version (default 12.0).", _I,
@@ -177,6 +192,27 @@ _LEFT_AS_THEY_WERE: tuple[Code, ...] = (
          "(`foreach`, `function`, `endif`, Makefile conditionals), to "
          "`cmake_minimum_required` (raising it would move the CUDA build's policies too) have "
          "no such place: make them by hand, for the HIP side only."),
+    Code("HP618", "module-file-built-as-code-object", "A module file the program loads by "
+         "name (`cuModuleLoad(&m, \"kernel.ptx\")`) is built by the converted build as a HIP "
+         "code object under the same name.", Severity.INFO,
+         "`hipModuleLoad` reads a HIP code object or an offload bundle of them, never PTX or "
+         "a CUDA cubin/fatbin, whatever the file is called. The tree's build made the file "
+         "with `nvcc -ptx`/`-cubin`/`-fatbin`, which the conversion turned into `hipcc "
+         "--genco` writing the same name (HP617), so the string stays as it is (hipport never "
+         "rewrites strings). Nothing to do if the program loads the file the build writes; a "
+         "file of that name made another way (checked in, written by a script) must be "
+         "rebuilt with `hipcc --genco --offload-arch=<gpu> -o <name> <source>`.",
+         work=Work.NONE),
+    Code("HP619", "module-file-not-a-code-object", "A module file the program loads by name "
+         "(`cuModuleLoad(&m, \"kernel.cubin\")`) is made by no build file of the tree: on "
+         "AMD GPUs it must be a HIP code object.", _W,
+         "`hipModuleLoad` reads a HIP code object or an offload bundle of them; a PTX, cubin "
+         "or fatbin file fails to load at run time. No build file of the tree makes device "
+         "code files (`nvcc -ptx`/`-cubin`/`-fatbin`), so the file comes from elsewhere: "
+         "checked in, written by a script, or not converted with the sources. Build it from "
+         "its kernel source with `hipcc --genco --offload-arch=<gpu> -o <name> <source>` (one "
+         "`--offload-arch` per GPU: the file holds a code object for each), keeping the name "
+         "or changing it in the program.", work=Work.REVIEW),
     Code("HP655", "build-file-syntax", "The build file could not be read; it was left "
          "unchanged.", _E,
          "hipport's CMake lexer found an unbalanced parenthesis, an unterminated quoted or "

@@ -138,6 +138,68 @@ _CODE_RULES = (
              "function called unqualified in host code (`isfinite(x)`: HIP declares only its "
              "device overloads in the global namespace, so the host compile fails): written "
              "`std::isfinite(x)`, the same function.", reference=False),
+    _rewrite("HP319", "implicit-standard-include", "A .cu file (or a header with kernel "
+             "code) uses printf, memcpy, assert or std::thread with no include of its header: "
+             "nvcc's implicit cuda_runtime.h gave it, ROCm 7's hip_runtime.h no longer does. "
+             "The standard include is added (targets from ROCm 7.0 on).", reference=False),
+    Code("HP314", "nvrtc-option", "An NVRTC option string with a hipRTC spelling of the same "
+         "meaning (`\"--fmad=false\"` -> `\"-ffp-contract=off\"`): the literal replaced.",
+         Severity.INFO,
+         "Strings are not rewritten as code is, but an option array passed to "
+         "`nvrtcCompileProgram` is read by hipRTC, which hands it to Clang: an NVRTC spelling "
+         "Clang does not take fails the compile at run time "
+         "(`HIPRTC_ERROR_INVALID_OPTION` or Clang's `unknown argument`). Where the option "
+         "has a Clang spelling of the same meaning the literal is replaced (a safe fix): "
+         "`--fmad=false` -> `-ffp-contract=off`, `--use_fast_math` -> `-ffast-math`, "
+         "`-lineinfo` -> `-gline-tables-only`, `-G` -> `-g`, `--ftz=true` -> "
+         "`-fgpu-flush-denormals-to-zero`, `-rdc=true` -> `-fgpu-rdc`, `--include-path=D` -> "
+         "`-ID`, `--define-macro=M` -> `-DM`, `--disable-warnings` -> `-w`. The table is "
+         "in docs/nvrtc.md.",
+         category=Category.CODE_RULE, fixable=Fixable.SAFE, work=Work.NONE),
+    Code("HP315", "nvrtc-option-unsupported", "An NVRTC option string hipRTC does not take: "
+         "a GPU architecture (`compute_80`, `sm_80`), or an option with no hipRTC meaning "
+         "(`-default-device`); the run-time compile fails until it is changed.",
+         Severity.WARNING,
+         "An NVIDIA architecture is meaningless to hipRTC: `--gpu-architecture=compute_80` "
+         "and `-arch=sm_80` fail the compile. Without any architecture option hipRTC compiles "
+         "for the GPU of the current device, which is what a `compute_XX` target (PTX, "
+         "compiled for the GPU present when loaded) did; removing the option is the closest "
+         "port, and `--offload-arch=gfx90a` pins one GPU, like `sm_XX`. The finding's fix "
+         "pins the first of `--offload-arch` (default gfx90a) and is unsafe: the code then "
+         "runs on that GPU only. Options with no hipRTC meaning (`-default-device`, "
+         "`--extra-device-vectorization`, `-dopt=on`, `--ptxas-options=...`, "
+         "`-maxrregcount=N`) get no fix: remove them (and count the array again), and for "
+         "`-default-device` mark the functions the kernels call `__device__`.",
+         category=Category.CODE_RULE, fixable=Fixable.UNSAFE, work=Work.BREAKS_BUILD),
+    Code("HP316", "runtime-compiled-source", "Kernel source compiled at run time "
+         "(`nvrtcCreateProgram`): a string literal with CUDA names hipRTC does not know, or "
+         "a source read at run time that hipport never sees.", Severity.WARNING,
+         "hipRTC compiles with its own built-in header, which declares what HIP keeps of "
+         "CUDA's device names (`threadIdx`, `__syncthreads`, `atomicAdd`, ...) but not the "
+         "names HIP spells otherwise (`__shfl_down_sync`, `cuda_fp16.h`, `cudaStream_t`). "
+         "For a source in a string literal the finding names each replacement, and its "
+         "unsafe fix renames them inside the literal (unsafe: the string is data, it may also "
+         "be printed, hashed or compiled by NVRTC elsewhere). A source read at run time (a "
+         "file, an embedded resource) is named by the program's own name argument where it "
+         "is a literal: convert that file with hipport as well.",
+         category=Category.CODE_RULE, fixable=Fixable.UNSAFE, work=Work.BREAKS_BUILD),
+    Code("HP320", "rdc-static-device-symbol", "A `static` `__constant__`/`__device__` "
+         "variable that the file's host code names (`cudaMemcpyToSymbol(table, ...)`), in a "
+         "build with relocatable device code: `static` removed.", Severity.INFO,
+         "With `-fgpu-rdc` (CUDA's `CUDA_SEPARABLE_COMPILATION ON`, `-rdc=true`), Clang "
+         "registers such a variable for the host under a per-file name while the kernels "
+         "refer to the plain one, and the device link fails: `lld: error: undefined symbol: "
+         "table` (HIP 5.2 and ROCm 6.4 alike; an anonymous namespace fails the same way). "
+         "`__attribute__((used))` links but leaves two variables: the host would write one "
+         "and the kernels read the other. Without `static` the variable has one name on "
+         "both sides. hipport knows the build compiles relocatable device code from the "
+         "tree's build files, read before any file is converted; without it the file is "
+         "left alone, as are headers (removing `static` there would define the variable in "
+         "every file including the header). Another file defining a variable of the same "
+         "name now fails the link (`duplicate symbol`): rename one of them.\n\n"
+         "```cpp\nstatic __constant__ unsigned int table[256];   // before\n"
+         "__constant__ unsigned int table[256];          // after\n```",
+         category=Category.CODE_RULE, fixable=Fixable.SAFE, announced=True),
 )
 
 _LEDGER = (

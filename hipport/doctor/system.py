@@ -13,6 +13,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 from hipport import children
 
 TIMEOUT = 5.0  # seconds, for every external command
+NO_ANSWER = "did not answer within"  # in Output.error: the command ran past its time limit
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def run_command(argv: Sequence[str], env: Mapping[str, str], timeout: float) -> 
         return Output(error=f"{argv[0]}: {exc.strerror or exc}")
     status, out, err = children.finish(proc, timeout)
     if status is None:
-        return Output(error=f"{Path(argv[0]).name} did not answer within {timeout:g} s")
+        return Output(error=f"{Path(argv[0]).name} {NO_ANSWER} {timeout:g} s")
     return Output(status, out, err)
 
 

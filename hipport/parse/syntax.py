@@ -269,9 +269,11 @@ class SyntaxBackend:
         name, parent = used
         if parent.type == "qualified_identifier":
             grand = parent.parent
-            # Only the outermost scope: in `a::cub::X`, `cub` is the user's.
+            # Only the outermost scope: in `a::cub::X`, `cub` is the user's;
+            # in `::cub::X` (no scope before the `::`) it is the global one.
             if grand is not None and grand.type == "qualified_identifier" \
-                    and grand.child_by_field_name("name") == parent:
+                    and grand.child_by_field_name("name") == parent \
+                    and grand.child_by_field_name("scope") is not None:
                 return
         result.references.append(Reference(name, node.start_byte, node.end_byte, Role.NAMESPACE))
 

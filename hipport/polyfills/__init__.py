@@ -19,6 +19,7 @@ from hipport.polyfills.model import (
 from hipport.polyfills.render import (
     DEFAULT_HEADER,
     DEFAULT_TARGET,
+    FORWARDERS,
     GUARD,
     MARKER,
     Emulation,
@@ -34,7 +35,8 @@ from hipport.polyfills.render import (
 from hipport.polyfills.schema import is_polyfill_file, parse_polyfill_file
 
 __all__ = [
-    "DEFAULT_EXACTNESS", "DEFAULT_HEADER", "DEFAULT_TARGET", "GUARD", "MARKER", "Emulation",
+    "DEFAULT_EXACTNESS", "DEFAULT_HEADER", "DEFAULT_TARGET", "FORWARDERS", "GUARD", "MARKER",
+    "Emulation",
     "Exactness", "Fallback", "Family", "Name", "Polyfills", "Rocm", "Status",
     "bundled_polyfills", "covered_names", "emulations", "is_generated", "is_polyfill_file",
     "parse_files", "parse_polyfill_file", "render", "render_fallbacks", "section_lines",

@@ -39,6 +39,32 @@ def _rocm(fallback: Fallback) -> str:
     return real
 
 
+_WHERE = (
+    "\n## Where the header goes\n\n"
+    f"One `{DEFAULT_HEADER}` per folder named on the command line, at its top: "
+    "`hipport convert two/t1 two/t2 --in-place` writes `two/t1/" + DEFAULT_HEADER + "` and "
+    "`two/t2/" + DEFAULT_HEADER + "`, and each folder's files include their own, so each "
+    "project builds (and can be moved, or built) without the other. Per folder named rather "
+    "than per project found by its build files: the folder named is what the run converts "
+    "and may write, while a project's root can lie above it. A folder or file named "
+    "inside another named folder shares that folder's header. The header holds the fallbacks "
+    "its files use, and those it held before: converting part of a tree never takes a fallback "
+    "from the other files.\n\n"
+    "A folder converted again on its own (`--in-place`, `--diff`, or `check` and `report` "
+    "looking) uses its tree's header: the one in the folder or, when it has none, the one "
+    "hipport generated in the nearest folder above it, up to the repository's root (a folder "
+    "with `.git` or `.hg`; outside a repository, up to the current folder). The run adds the "
+    "fallbacks the folder's files now use to that header; it never writes a second one beside "
+    "them. A header generated for a folder converted on its own before its tree had one "
+    "becomes a forwarder (`#include \"../" + DEFAULT_HEADER + "\"`, its fallbacks moved to "
+    "the tree's header), so the folder's files keep their include and every translation "
+    "unit sees one header. With `-o DIR` the output tree is whole by itself: each folder "
+    "named gets its header at its top there.\n\n"
+    "hipport only ever replaces a header it generated (its first line says so), never "
+    "through a symbolic link; a file of that name that it did not generate is refused before "
+    "anything is written (`--polyfills none` converts without the header).\n")
+
+
 def page(polyfills: Polyfills) -> str:
     default = " and ".join(f"`{e.value}`" for e in Exactness if e in DEFAULT_EXACTNESS)
     lines = [
@@ -63,6 +89,7 @@ def page(polyfills: Polyfills) -> str:
         "on a 64-lane wavefront the warp fallbacks read a 32-bit mask as naming lanes of the "
         "caller's 32-lane half, and a 64-bit mask (what `__activemask()` becomes) as naming "
         "lanes of the wavefront.\n")
+    lines.append(_WHERE)
     for family in polyfills.families:
         named = [f for f in family.fallbacks if f.names]
         if not named:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from hipport.header_place import Forwarders
 from hipport.polyfills.load import Polyfills, bundled_polyfills
 from hipport.polyfills.model import (
     DEFAULT_EXACTNESS,
@@ -26,6 +27,8 @@ GUARD = "HIPPORT_POLYFILLS_H"
 # a C translation unit that includes the header gets none of them.
 CONDITION = "defined(__HIP_PLATFORM_AMD__) && defined(__cplusplus)"
 DEFAULT_TARGET = "6.4"
+# A header generated for a folder converted on its own, once its tree has one.
+FORWARDERS = Forwarders(MARKER, "/* forwards to the tree's polyfill header */", "emulates")
 _TRACE = re.compile(r"^/\* polyfill ([a-z0-9-]+) \(([a-z-]+)\): ([^*]*)\*/$", re.MULTILINE)
 
 

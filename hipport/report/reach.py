@@ -93,7 +93,7 @@ class _Found:
                 except OSError:
                     continue
         for path, system in entries:  # parents first: a subproject is read from its parent
-            path = path.resolve()
+            path = _real(path)
             if path in self.read:
                 continue
             read = system.targets(path, root)
@@ -132,14 +132,20 @@ def _files_under(folder: Path) -> list[Path]:
     found = []
     for here, subfolders, files in os.walk(folder):
         subfolders[:] = [d for d in subfolders if not d.startswith(".")]
-        found += [Path(here, name).resolve() for name in files]
+        found += [_real(Path(here, name)) for name in files]
     return found
+
+
+def _real(path: Path) -> Path:
+    """``path`` resolved; a loop of symbolic links (which ``Path.resolve``
+    raises for, before Python 3.13) stays as it is: it never reaches a file."""
+    return Path(os.path.realpath(path))
 
 
 def _include_closure(seeds: Iterable[Path], dirs: Sequence[Path],
                      cache: dict[Path, list[tuple[bytes, str]]]) -> set[Path]:
     seen: set[Path] = set()
-    todo = [p.resolve() for p in seeds]
+    todo = [_real(p) for p in seeds]
     while todo:
         path = todo.pop()
         if path in seen:

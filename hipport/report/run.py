@@ -54,6 +54,7 @@ class ReportRequest:
     # than from the findings alone: make_report's ``builder`` builds it.
     verify: bool = False
     timeout: float = 300.0  # seconds per compile, with verify
+    sandbox: bool = True  # with verify: the build runs in a sandbox (False: --no-sandbox)
 
 
 def make_report(req: ReportRequest, progress: bool = False,

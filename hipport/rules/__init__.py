@@ -13,13 +13,16 @@ from hipport.rules.registry import (
     argument_rule,
     argument_rules,
     discover,
+    entry_argument_rule,
     file_rule,
     file_rules,
+    rule_for,
     stability_rules,
     warm_up,
     warm_up_step,
 )
 
 __all__ = ["ARGUMENT_RULES", "FILE_RULES", "ArgumentRewrite", "ArgumentRule", "Context",
-           "FileRule", "RuleRole", "argument_rule", "argument_rules", "discover", "file_rule",
-           "file_rules", "stability_rules", "warm_up", "warm_up_step"]
+           "FileRule", "RuleRole", "argument_rule", "argument_rules", "discover",
+           "entry_argument_rule", "file_rule", "file_rules", "rule_for", "stability_rules",
+           "warm_up", "warm_up_step"]

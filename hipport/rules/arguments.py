@@ -5,7 +5,7 @@ import re
 
 from hipport.edits import Edit
 from hipport.parse.model import Reference
-from hipport.rules import ArgumentRewrite, argument_rule
+from hipport.rules import ArgumentRewrite, ArgumentRule, argument_rule, entry_argument_rule
 from hipport.rules.shapes import (
     CastArguments,
     DropArgument,
@@ -13,6 +13,8 @@ from hipport.rules.shapes import (
     OtherFunctionForArity,
     WrapArgument,
 )
+from hipport.table.schema import CAST_RULE
+from hipport.table.schema import Mapping as Entry
 from hipport.table.versions import Release, release_text
 
 # Masks meaning "every lane of the warp" (or "the lanes active here"): HIP's
@@ -145,6 +147,7 @@ _SIMPLE_OPERAND = re.compile(rb"\s*&?\s*[A-Za-z_][\w:]*(?:\s*(?:<[^<>;()]*>|\[[^
                              rb"\s*[A-Za-z_]?\w*)*\s*")
 
 
+_NULL_POINTER = re.compile(rb"\s*(?:NULL|nullptr|0)\s*")
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth")
 
@@ -165,8 +168,9 @@ def _cast_arguments(data: bytes, ref: Reference, casts: dict[int, bytes],
             continue
         start, end = ref.args[index]
         argument = data[start:end]
-        if (_CAST_TO[to] if to in _CAST_TO else _already(to)).match(argument):
-            continue
+        if (_CAST_TO[to] if to in _CAST_TO else _already(to)).match(argument) \
+                or _NULL_POINTER.fullmatch(argument):
+            continue  # a null pointer constant converts to any pointer type
         while start < end and data[start:start + 1].isspace():
             start += 1
         if _SIMPLE_OPERAND.fullmatch(argument):
@@ -292,3 +296,19 @@ def half_gemm_strided_batched_arguments(data: bytes, ref: Reference,
     """`cublasHgemmStridedBatched(h, ta, tb, m, n, k, alpha, A, lda, strideA, B, ldb,
     strideB, beta, C, ldc, strideC, count)`."""
     return _cast_arguments(data, ref, _HALF_GEMM_STRIDED, _HALF_WHY)
+
+
+@entry_argument_rule(CAST_RULE)
+def cast_arguments(entry: Entry) -> ArgumentRule:
+    """The entry's `casts:` (tools/catalogue/signatures.py finds them): where
+    HIP declares a parameter stricter than CUDA, the argument gets the cast
+    CUDA's implicit conversion made, `nvrtcCompileProgram(p, n, opts)` ->
+    `hiprtcCompileProgram(p, n, (const char**)opts)`.  A C cast, valid in C
+    and C++ alike; it only drops a const the callee does not write through,
+    or names a pointee of the same bits."""
+    casts = {index: to.encode() for index, to in entry.casts}
+    why = f"`{entry.hip}` declares {'it' if len(casts) == 1 else 'them'} stricter than CUDA"
+
+    def rewrite(data: bytes, ref: Reference, target: Release | None) -> ArgumentRewrite | None:
+        return _cast_arguments(data, ref, casts, why)
+    return ArgumentRule(CAST_RULE, rewrite, _cast_shape(None, casts))

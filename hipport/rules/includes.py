@@ -9,6 +9,12 @@ from hipport.findings import Finding
 from hipport.parse.model import Role
 from hipport.rules import Context, RuleRole, file_rule
 from hipport.rules.emulation import APPLIED_CODES, EMULATION_CODES, emulated
+from hipport.rules.implicit_includes import (
+    IMPLICIT_INCLUDE,
+    include_lines,
+    message,
+    missing_headers,
+)
 from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, unavailable_reason
 
@@ -92,15 +98,37 @@ _HEADERS = frozenset({".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl"})
 _RUNTIME_LIBRARIES = frozenset({"runtime", "driver"})
 
 
-@file_rule("runtime-include", codes=("HP306",), role=RuleRole.REWRITE)
+@file_rule("runtime-include", codes=("HP306", IMPLICIT_INCLUDE), role=RuleRole.REWRITE)
 def add_runtime_include(ctx: Context) -> Iterator[Finding]:
     """nvcc includes cuda_runtime.h into every .cu file; hipcc includes
     nothing.  A file with kernel code, and a .cu file or header that uses the
     runtime API, gets #include <hip/hip_runtime.h> unless it includes a HIP
     runtime header itself."""
+    insertion = runtime_insertion(ctx)
+    if insertion is None:
+        return
+    at, why = insertion
+    newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
+    # The standard headers ROCm 7's runtime header no longer includes go in
+    # the same place (two insertions at one point would conflict).
+    standard = missing_headers(ctx)
+    fix = Fix((Edit(at, at, b"#include <hip/hip_runtime.h>" + newline +
+                    include_lines(standard, newline)),),
+              title="Include <hip/hip_runtime.h>")
+    yield Finding("HP306", f"{why} without a runtime include: #include <hip/hip_runtime.h> "
+                  "added (nvcc includes cuda_runtime.h implicitly, hipcc does not)", at, at,
+                  fix=fix)
+    for header, name in standard:
+        yield Finding(IMPLICIT_INCLUDE, message(header, name) + ", with the runtime include",
+                      at, at)
+
+
+def runtime_insertion(ctx: Context) -> tuple[int, str] | None:
+    """Where #include <hip/hip_runtime.h> goes, and why, when the file needs
+    it and has none."""
     at = ctx.analysis.include_insertion
     if at is None:
-        return
+        return None
     finals = sorted(((inc.start, _final_header(ctx, inc.target)) for inc in ctx.analysis.includes))
     why = _needs_runtime(ctx)
     # Kernel code needs the whole runtime (blockIdx, __syncthreads):
@@ -112,16 +140,11 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
         # including what declares them: hip_runtime.h must come first.
         if any(final == FULL_RUNTIME and start < groups for start, final in finals) \
                 or at > groups:
-            return
+            return None
         why = why or "<hip/hip_cooperative_groups.h> (HIP 5.x needs hip_runtime.h before it)"
     elif why is None or any(final in enough for _, final in finals):
-        return
-    newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
-    fix = Fix((Edit(at, at, b"#include <hip/hip_runtime.h>" + newline),),
-              title="Include <hip/hip_runtime.h>")
-    yield Finding("HP306", f"{why} without a runtime include: #include <hip/hip_runtime.h> "
-                  "added (nvcc includes cuda_runtime.h implicitly, hipcc does not)", at, at,
-                  fix=fix)
+        return None
+    return at, why
 
 
 def _final_header(ctx: Context, target: str) -> str:
@@ -148,3 +171,19 @@ def _needs_runtime(ctx: Context) -> str | None:
             what = "header" if suffix in _HEADERS else ".cu file"
             return f"{what} using the runtime API (`{ref.name}`)"
     return None
+
+
+@file_rule("implicit-includes", codes=(IMPLICIT_INCLUDE,), role=RuleRole.REWRITE)
+def add_implicit_includes(ctx: Context) -> Iterator[Finding]:
+    headers = missing_headers(ctx)
+    if not headers or runtime_insertion(ctx) is not None:
+        return  # none, or the runtime include the file gets carries them (HP306)
+    lines = [inc for inc in ctx.analysis.includes if not inc.conditional]
+    at = max(inc.line_end for inc in lines) if lines else ctx.analysis.include_insertion
+    if at is None or (at > 0 and ctx.data[at - 1:at] != b"\n"):
+        return  # nowhere to put a line (the last include ends the file)
+    newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
+    names = ", ".join(f"<{h}>" for h, _ in headers)
+    fix = Fix((Edit(at, at, include_lines(headers, newline)),), title=f"Include {names}")
+    yield Finding(IMPLICIT_INCLUDE, "; ".join(message(h, n) for h, n in headers), at, at,
+                  fix=fix)

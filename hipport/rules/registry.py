@@ -16,6 +16,7 @@ time anyone asks for the rules.  Registering a name twice is an error."""
 from __future__ import annotations
 
 import enum
+import functools
 import importlib
 import pkgutil
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from hipport.parse.model import Analysis, Reference
 from hipport.rules.shapes import Shape
 from hipport.settings import Settings
 from hipport.table import MappingTable
+from hipport.table.schema import Mapping as Entry
 from hipport.table.versions import Release
 
 
@@ -105,8 +107,13 @@ class ArgumentRule:
         return self.rewrite(data, ref, target)
 
 
+# An argument rule whose edits the entry's own data says (its `casts:`): made
+# for each entry that names it.
+EntryRule = Callable[[Entry], ArgumentRule]
+
 FILE_RULES: dict[str, FileRule] = {}
 ARGUMENT_RULES: dict[str, ArgumentRule] = {}
+ENTRY_ARGUMENT_RULES: dict[str, EntryRule] = {}
 # Expensive one-time preparations (compiling queries), run before worker
 # processes fork so that they inherit the result instead of repeating it.
 WARM_UPS: dict[str, WarmUp] = {}
@@ -142,6 +149,13 @@ def argument_rule(name: str, shape: Shape | None = None) -> Callable[[Rewrite], 
     return register
 
 
+def entry_argument_rule(name: str) -> Callable[[EntryRule], EntryRule]:
+    def register(make: EntryRule) -> EntryRule:
+        _register(ENTRY_ARGUMENT_RULES, "argument rule", name, make)
+        return make
+    return register
+
+
 def warm_up_step(name: str) -> Callable[[WarmUp], WarmUp]:
     def register(prepare: WarmUp) -> WarmUp:
         _register(WARM_UPS, "warm-up step", name, prepare)
@@ -174,6 +188,16 @@ def stability_rules() -> frozenset[str]:
 def argument_rules() -> Mapping[str, ArgumentRule]:
     discover()
     return ARGUMENT_RULES
+
+
+@functools.lru_cache(maxsize=4096)
+def rule_for(entry: Entry) -> ArgumentRule | None:
+    """The argument rule ``entry`` names (``rule:``, or the one its ``casts:`` imply)."""
+    if entry.rule is None:
+        return None
+    discover()
+    make = ENTRY_ARGUMENT_RULES.get(entry.rule)
+    return make(entry) if make is not None else ARGUMENT_RULES[entry.rule]
 
 
 def warm_up() -> None:

@@ -1,6 +1,7 @@
 """Table-driven renames: every CUDA reference the front end found."""
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
@@ -9,8 +10,9 @@ from typing import Iterator
 from hipport.codes import LIBRARY_CODES
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
+from hipport.parse.conditions import Directive, blank, conditional_directives
 from hipport.parse.model import Reference, Role
-from hipport.rules import Context, RuleRole, argument_rules, file_rule
+from hipport.rules import Context, RuleRole, file_rule, rule_for
 from hipport.rules.case_labels import removed_spans
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
@@ -50,6 +52,32 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
             yield from _convert(ctx, ref, entry)
 
 
+# Macros HIP's NVIDIA platform defines empty (hip/hip_common.h): `#if
+# __HIPCC__` and `#elif __HIPCC__` are errors there, `#if defined(...)` is not.
+_EMPTY_ON_NVIDIA = frozenset({"__HIPCC__", "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_AMD__"})
+
+
+def _tested_for_value(data: bytes, at: int) -> bool:
+    """The name at ``at`` stands in an ``#if``/``#elif`` condition as a value
+    (not as the operand of ``defined``)."""
+    code, directives = _conditions(data)
+    for directive in directives:
+        if directive.cond_start <= at < directive.end:
+            if directive.keyword not in ("if", "elif"):
+                return False
+            before = code[directive.cond_start:at].rstrip()
+            if before.endswith(b"("):
+                before = before[:-1].rstrip()
+            return not before.endswith(b"defined")
+    return False
+
+
+@functools.lru_cache(maxsize=4)
+def _conditions(data: bytes) -> tuple[bytes, tuple[Directive, ...]]:
+    code = blank(data)
+    return code, tuple(conditional_directives(code))
+
+
 class _Spans:
     """Byte spans, asked whether one of them covers a range (in log time: a
     helper with thousands of removed `case` labels has as many spans)."""
@@ -74,7 +102,8 @@ def _deleted_arguments(ctx: Context) -> list[tuple[int, int]]:
         entry, availability = for_target(entry, ctx.settings.rocm_version)
         if availability is not Availability.AVAILABLE or entry.rule is None:
             continue
-        outcome = argument_rules()[entry.rule](ctx.data, ref, ctx.settings.rocm_version)
+        rule = rule_for(entry)
+        outcome = None if rule is None else rule(ctx.data, ref, ctx.settings.rocm_version)
         if outcome is not None:
             spans += [(e.start, e.end) for e in outcome[0] if e.end > e.start and not e.text]
     return spans
@@ -105,13 +134,21 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     entry = replace(entry, note=note_for_target(entry, target))
     note = f": {entry.note}" if entry.note else ""
     if target is not None and availability is not Availability.AVAILABLE:
+        # A name the target's ROCm is too old for may have a fallback (CUDA's
+        # stream attributes: hipStreamSetAttribute is new in 7.2).
+        polyfill = emulated(entry.cuda, ctx.settings, ref.start, ref.end, library=entry.library,
+                            note=entry.note) if availability is Availability.TOO_NEW else None
+        if polyfill is not None:
+            yield polyfill
+            return
         yield _finding("HP905", unavailable_reason(entry, availability, target) + note,
                        ref, entry)
         return
     detail = caveat = ""
     extra: tuple[Edit, ...] = ()
-    if entry.rule is not None:
-        outcome = argument_rules()[entry.rule](ctx.data, ref, target)
+    rule = rule_for(entry)
+    if rule is not None:
+        outcome = rule(ctx.data, ref, target)
         if outcome is None:
             yield _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
                            f"rewritten ({entry.rule}) and this use is not a plain call; "
@@ -123,7 +160,11 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     assert entry.hip is not None
     edits: tuple[Edit, ...] = ()
     if entry.hip != entry.cuda:
-        edits = (Edit(ref.start, ref.end, entry.hip.encode()),)
+        text = entry.hip
+        if entry.hip in _EMPTY_ON_NVIDIA and _tested_for_value(ctx.data, ref.start):
+            text = f"defined({entry.hip})"
+            detail = "tested with defined(): HIP's NVIDIA platform defines it empty"
+        edits = (Edit(ref.start, ref.end, text.encode()),)
     edits += extra
     if not edits:
         return

@@ -19,6 +19,8 @@ def _versions(m: Mapping) -> str:
     parts += [f"ROCm {k} {v}" for k, v in m.rocm_version]
     if m.older is not None:
         parts.append(f"before ROCm {m.rocm_added}: `{m.older.hip}`")
+    if m.newer is not None:
+        parts.append(f"from ROCm {m.newer.rocm_added}: `{m.newer.hip}`")
     return ", ".join(parts)
 
 

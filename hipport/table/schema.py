@@ -34,7 +34,8 @@ FUNDAMENTAL_TYPES = frozenset(
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEADER_PART = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]*\Z")
 # A release in cuda_version / rocm_version: 6, 6.2 or 6.2.1 (mappings/schema.json).
-VERSION = re.compile(r"\d+(\.\d+){0,2}\Z")
+# ASCII digits only: Python's \d, int() and str.isdigit() also take "٦.٢".
+VERSION = re.compile(r"[0-9]+(\.[0-9]+){0,2}\Z")
 
 
 def _header_path(text: str) -> bool:
@@ -113,9 +114,13 @@ Versions = tuple[tuple[str, str], ...]
 # A header's ``guard``: the CUDA macros whose definition says the header was
 # included, and the macro the HIP header defines instead.
 Guard = tuple[tuple[str, ...], str]
+# A function's ``casts``: (argument index, the C type the argument is cast to).
+Casts = tuple[tuple[int, str], ...]
 Row = tuple[str, "str | None", str, str, str, "str | None", "str | None", bool, "str | None",
-            Versions, Versions, str, Any, "Guard | None", bool]
-ROW_LENGTH = 15
+            Versions, Versions, str, Any, "Guard | None", bool, Casts, Any]
+ROW_LENGTH = 17
+# The argument rule that applies an entry's ``casts`` (hipport.rules.arguments).
+CAST_RULE = "cast-arguments"
 
 
 @dataclass(frozen=True)
@@ -140,20 +145,31 @@ class Mapping:
     # kind header only: the HIP header compiles only as C++ (thrust, hipCUB,
     # hipfftXt.h, ...), so a C translation unit must not include it.
     cxx_only: bool = False
+    # kind function only: arguments HIP's declaration takes as a stricter type
+    # than CUDA's (`const char**` for `const char* const*`), cast to it by the
+    # cast-arguments rule (``rule`` is then CAST_RULE).
+    casts: Casts = ()
+    # What to emit for a target ROCm from ``rocm_version.removed`` on: the
+    # name that replaced the removed one (hipBLAS 3: hipblasCgemm_v2 ->
+    # hipblasCgemm, which takes hipComplex from ROCm 7).
+    newer: Mapping | None = None
 
     def to_row(self) -> Row:
         return (self.cuda, self.hip, self.kind, self.library, self.status.value,
                 self.hip_library, self.note, self.unsafe, self.rule, self.cuda_version,
                 self.rocm_version, self.origin,
-                None if self.older is None else self.older.to_row(), self.guard, self.cxx_only)
+                None if self.older is None else self.older.to_row(), self.guard, self.cxx_only,
+                self.casts, None if self.newer is None else self.newer.to_row())
 
     @classmethod
     def from_row(cls, row: Row) -> Mapping:
         (cuda, hip, kind, library, status, hip_library, note, unsafe, rule, cuda_version,
-         rocm_version, origin, older, guard, cxx_only) = row
+         rocm_version, origin, older, guard, cxx_only, casts, newer) = row
         return cls(cuda, hip, kind, library, Status(status), hip_library, note, unsafe, rule,
                    cuda_version, rocm_version, origin,
-                   None if older is None else cls.from_row(older), guard, cxx_only)
+                   None if older is None else cls.from_row(older), guard, cxx_only,
+                   tuple((int(i), str(t)) for i, t in casts),
+                   None if newer is None else cls.from_row(newer))
 
     @property
     def rocm_added(self) -> str | None:
@@ -168,9 +184,12 @@ class Mapping:
         return dict(self.rocm_version).get("removed")
 
 
+_ASCII_DIGITS = frozenset("0123456789")
+
+
 def parse_version(text: str) -> tuple[int, ...]:
     parts: list[int] = []
     for piece in text.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
+        digits = "".join(ch for ch in piece if ch in _ASCII_DIGITS)
         parts.append(int(digits) if digits else 0)
     return tuple(parts)

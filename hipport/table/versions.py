@@ -4,8 +4,9 @@ entry means for the release a conversion targets (docs/rocm-versions.md).
 An entry's ``rocm_version`` range comes from the headers of the verified
 releases (tools/catalogue): ``added`` is the first release declaring the HIP
 name, ``removed`` the first no longer declaring it, ``deprecated`` the first
-marking it deprecated.  For a target outside the range the entry's ``older``
-mapping applies when it has one; otherwise the name is left unchanged."""
+marking it deprecated.  For a target before the range the entry's ``older``
+mapping applies when it has one, for a target from ``removed`` on its
+``newer`` one; otherwise the name is left unchanged."""
 from __future__ import annotations
 
 import enum
@@ -17,14 +18,16 @@ from hipport.table.schema import Mapping, Status, parse_version
 Release = tuple[int, ...]
 
 # The releases whose headers every HIP name in the catalogue is checked
-# against: Debian 12's HIP 5.2, Debian 13's 5.7 and Debian sid's 6.4.
-VERIFIED_RELEASES: tuple[Release, ...] = ((5, 2), (5, 7), (6, 4))
+# against: Debian 12's HIP 5.2, Debian 13's 5.7, Debian sid's 6.4 and Debian
+# experimental's 7.2.
+VERIFIED_RELEASES: tuple[Release, ...] = ((5, 2), (5, 7), (6, 4), (7, 2))
 OLDEST_VERIFIED = VERIFIED_RELEASES[0]
 NEWEST_VERIFIED = VERIFIED_RELEASES[-1]
-# What --rocm-version defaults to: the newest release we can vouch for.
-DEFAULT_TARGET = NEWEST_VERIFIED
+# What --rocm-version defaults to (issue 33 makes it 7.2 once every output
+# builds there).
+DEFAULT_TARGET: Release = (6, 4)
 
-_TARGET_RE = re.compile(r"\d+\.\d+(\.\d+)?")
+_TARGET_RE = re.compile(r"[0-9]+\.[0-9]+(\.[0-9]+)?")  # ASCII: \d also takes "٦.٤"
 
 
 def release_text(release: Release) -> str:
@@ -61,6 +64,8 @@ def for_target(entry: Mapping, target: Release | None) -> tuple[Mapping, Availab
             return for_target(entry.older, target)
         return entry, Availability.TOO_NEW
     if removed is not None and target >= parse_version(removed):
+        if entry.newer is not None:
+            return for_target(entry.newer, target)
         return entry, Availability.REMOVED
     if entry.status is Status.DEPRECATED and entry.rocm_deprecated is not None \
             and target < parse_version(entry.rocm_deprecated):

@@ -13,10 +13,12 @@ import yaml
 from hipport.errors import MappingFileError
 from hipport.libraries import library_table
 from hipport.table.schema import (
+    CAST_RULE,
     KINDS,
     LIBRARIES,
     SCHEMA_ID,
     VERSION_KEYS,
+    Casts,
     Guard,
     Mapping,
     Status,
@@ -29,10 +31,14 @@ from hipport.table.schema import (
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {
     "cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-    "cuda_version", "rocm_version", "older", "guard", "cxx_only",
+    "cuda_version", "rocm_version", "older", "newer", "guard", "cxx_only", "casts",
 }
 _GUARD_KEYS = {"cuda", "hip"}
 _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# A type a cast can name in C and C++ alike: words, then `*`s each
+# optionally const (`const char**`, `double* const*`).
+_CAST_TYPE = re.compile(r"(?:const )?[A-Za-z_]\w*(?: [A-Za-z_]\w*)*(?:\*(?: const\*)*)+\Z"
+                        r"|(?:const )?[A-Za-z_]\w*(?: [A-Za-z_]\w*)*\Z")
 # What an entry emits for a target older than its rocm_version.added.
 _OLDER_KEYS = {"hip", "rule", "note", "rocm_version"}
 
@@ -194,6 +200,19 @@ def _parse_entry(reader: Reader, node: yaml.Node, where: str, library: str,
             raise reader.fail(fields["cxx_only"], f"{where}.cxx_only",
                               "only a header entry with a 'hip' header can be C++ only")
         entry = replace(entry, cxx_only=reader.boolean(fields["cxx_only"], f"{where}.cxx_only"))
+    if "casts" in fields:
+        if kind != "function" or hip is None or "rule" in fields:
+            raise reader.fail(fields["casts"], f"{where}.casts", "only a function entry with a "
+                              "'hip' name and no other 'rule' has casts")
+        entry = replace(entry, casts=_parse_casts(reader, fields["casts"], f"{where}.casts"),
+                        rule=CAST_RULE)
+    if "newer" in fields:
+        if not status.converts or "removed" not in dict(rocm_version):
+            raise reader.fail(fields["newer"], f"{where}.newer", "only an entry with a 'hip' "
+                              "name and a rocm_version.removed can say what newer ROCm "
+                              "releases get")
+        entry = replace(entry, newer=_parse_newer(reader, fields["newer"], f"{where}.newer",
+                                                  entry))
     if "older" not in fields:
         return entry
     if not status.converts or "added" not in dict(rocm_version):
@@ -202,28 +221,74 @@ def _parse_entry(reader: Reader, node: yaml.Node, where: str, library: str,
     return replace(entry, older=_parse_older(reader, fields["older"], f"{where}.older", entry))
 
 
+def _parse_newer(reader: Reader, node: yaml.Node, where: str, older: Mapping) -> Mapping:
+    """What targets from ``older``'s rocm_version.removed on get: its range
+    starts there (a ``rocm_version.added`` given must say the same)."""
+    removed = dict(older.rocm_version)["removed"]
+    entry = _parse_variant(reader, node, where, older)
+    added = dict(entry.rocm_version).get("added")
+    if added is not None and parse_version(added) != parse_version(removed):
+        raise reader.fail(node, f"{where}.rocm_version.added",
+                          f"must be the entry's rocm_version.removed ({removed})")
+    versions = dict(entry.rocm_version) | {"added": removed}
+    return replace(entry, rocm_version=tuple(sorted(versions.items())))
+
+
 def _parse_older(reader: Reader, node: yaml.Node, where: str, newer: Mapping) -> Mapping:
+    entry = _parse_variant(reader, node, where, newer)
+    older_added = entry.rocm_added
+    if older_added is not None and newer.rocm_added is not None and \
+            parse_version(older_added) >= parse_version(newer.rocm_added):
+        raise reader.fail(node, f"{where}.rocm_version.added",
+                          f"must be older than the entry's own ({newer.rocm_added})")
+    return entry
+
+
+def _parse_variant(reader: Reader, node: yaml.Node, where: str, base: Mapping) -> Mapping:
+    """An ``older`` or ``newer`` mapping: ``base`` with another HIP name, rule,
+    note and range."""
     fields = reader.mapping(node, where)
     reader.check_keys(fields, _OLDER_KEYS, node, where)
     if "hip" not in fields:
         raise reader.fail(node, where, "missing required key 'hip'")
     hip = reader.name(fields["hip"], f"{where}.hip")
-    problem = target_problem(newer.kind, hip)
+    problem = target_problem(base.kind, hip)
     if problem is not None:
         raise reader.fail(fields["hip"], f"{where}.hip", problem)
     versions = reader.versions(fields["rocm_version"], f"{where}.rocm_version") \
         if "rocm_version" in fields else ()
-    older_added = dict(versions).get("added")
-    if older_added is not None and newer.rocm_added is not None and \
-            parse_version(older_added) >= parse_version(newer.rocm_added):
-        raise reader.fail(fields["rocm_version"], f"{where}.rocm_version.added",
-                          f"must be older than the entry's own ({newer.rocm_added})")
     return replace(
-        newer, hip=hip, status=Status.SUPPORTED,
+        base, hip=hip, status=Status.SUPPORTED,
         note=reader.string(fields["note"], f"{where}.note") if "note" in fields else None,
         rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
         if "rule" in fields else None,
-        rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None)
+        rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None,
+        newer=None, casts=())
+
+
+def spell_type(text: str) -> str:
+    """``char *const*`` spelled one way: ``char* const*``."""
+    out = ""
+    for token in re.findall(r"\*|[^\s*]+", text):
+        out += token if token == "*" or not out else " " + token
+    return out
+
+
+def _parse_casts(reader: Reader, node: yaml.Node, where: str) -> Casts:
+    """``{2: const char**}``: argument index -> the type it is cast to."""
+    fields = reader.mapping(node, where)
+    if not fields:
+        raise reader.fail(node, where, "expected at least one argument index")
+    casts: list[tuple[int, str]] = []
+    for key, value in fields.items():
+        if not key.isdigit() or int(key) > 14:
+            raise reader.fail(value, f"{where}.{key}", "expected an argument index (0 to 14)")
+        to = spell_type(reader.string(value, f"{where}.{key}"))
+        if not _CAST_TYPE.match(to):
+            raise reader.fail(value, f"{where}.{key}", f"expected a C type such as "
+                              f"`const char**`, got {to!r}")
+        casts.append((int(key), to))
+    return tuple(sorted(casts))
 
 
 def _parse_guard(reader: Reader, node: yaml.Node, where: str) -> Guard:

@@ -12,8 +12,9 @@ Two modes, chosen by ``choose_mode``:
   ``session.verify_units`` -> Verification (a result per unit)."""
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -33,6 +34,8 @@ from hipport.verify.build import (
 from hipport.verify.build import Settings as BuildSettings
 from hipport.verify.buildflags import build_files_in, unreadable
 from hipport.verify.compiler import Compiler, NoCompiler, check_targets, find_compiler
+from hipport.verify.sandbox import FLAG as NO_SANDBOX
+from hipport.verify.sandbox import NoSandbox, find_bwrap
 from hipport.verify.session import (
     DEFAULT_TIMEOUT,
     Settings,
@@ -43,7 +46,8 @@ from hipport.verify.session import (
 from hipport.verify.toolchain import NoBuildTool, find_toolchain
 from hipport.verify.units import Unit, find_units, unit_paths
 
-__all__ = ["BuildVerification", "Compiler", "NoBuildTool", "NoCompiler", "Request", "Settings",
+__all__ = ["BuildVerification", "Compiler", "NoBuildTool", "NoCompiler", "NoSandbox", "Request",
+           "Settings",
            "Unit", "UnitResult", "Verification", "DEFAULT_ARCH", "DEFAULT_BUILD_TIMEOUT",
            "DEFAULT_TIMEOUT", "choose_mode", "probe", "run", "tree_offload_arch"]
 BUILD, UNITS = "build", "units"
@@ -67,6 +71,7 @@ class Request:
     mode: str | None = None  # BUILD, UNITS; None: choose_mode decides
     build_dir: Path | None = None  # --build-dir: builds kept there
     build_system: str | None = None  # --build-system: the projects of that one only
+    sandbox: bool = True  # build in bwrap's sandbox; False: --no-sandbox
 
 
 def tree_offload_arch(paths: tuple[Path, ...]) -> str | None:
@@ -99,6 +104,9 @@ def choose_mode(request: Request) -> tuple[str, list[Project]]:
     build_only = [name for name, given in (("--build-dir", request.build_dir is not None),
                                            ("--build-system", request.build_system is not None))
                   if given]
+    if request.mode == UNITS and not request.sandbox:
+        raise UsageError(f"{NO_SANDBOX} only applies to --build (--units runs no code of the "
+                         "project's, only hipcc)")
     if request.mode == UNITS or (request.mode is None and units_only):
         if build_only:
             raise UsageError(f"{' and '.join(build_only)} only apply to --build")
@@ -142,15 +150,32 @@ def _exist(paths: tuple[Path, ...]) -> None:
 
 def probe(request: Request, system: System | None = None) -> tuple[str, Compiler]:
     """Before anything is written (``convert --verify``): the mode, and the
-    compiler (and for a build, the build tools) that will verify; raises
-    ``NoCompiler`` or ``NoBuildTool``."""
+    compiler (and for a build, the sandbox and the build tools) that will
+    verify; raises ``NoCompiler``, ``NoSandbox`` or ``NoBuildTool``."""
     system = system or System.current()
+    request = _absolute(request)
     mode, projects = choose_mode(request)
     timeout = _timeout(request, mode)
+    bwrap = _bwrap(system, request, mode, "hipport convert --verify")
     compiler = find_compiler(system, request.hipcc, timeout)
     if mode == BUILD:
-        find_toolchain(system, compiler, _programs(projects), timeout)
+        find_toolchain(system, compiler, _programs(projects), timeout, bwrap)
     return mode, compiler
+
+
+def _absolute(request: Request) -> Request:
+    """``--build-dir`` made absolute once: each build runs in a folder of
+    its own, where a relative one would be another folder."""
+    if request.build_dir is None:
+        return request
+    return replace(request, build_dir=Path(os.path.abspath(request.build_dir)))
+
+
+def _bwrap(system: System, request: Request, mode: str, command: str) -> str | None:
+    """The sandbox's bwrap for a build (None: --units, or --no-sandbox)."""
+    if mode != BUILD or not request.sandbox:
+        return None
+    return find_bwrap(system, command)
 
 
 def _programs(projects: list[Project]) -> tuple[str, ...]:
@@ -165,15 +190,20 @@ def _timeout(request: Request, mode: str) -> float:
 
 def run(request: Request, system: System | None = None,
         observe: Callable[[object], None] | None = None,
-        found: Callable[[int], None] | None = None) -> Verification | BuildVerification:
+        found: Callable[[int], None] | None = None,
+        say: Callable[[str], None] | None = None,
+        command: str = "hipport verify") -> Verification | BuildVerification:
     """Find the compiler and the units or projects, compile or build them.
     ``found`` hears their number before work starts (a progress bar's
-    total), ``observe`` each result."""
+    total), ``observe`` each result, ``say`` what the user must know before
+    (a build without a sandbox); ``command`` is the one the user ran."""
     if request.timeout is not None:
         time_limit("--timeout", request.timeout)
+    request = _absolute(request)
     mode, projects = choose_mode(request)
     timeout = _timeout(request, mode)
     system = system or System.current()
+    bwrap = _bwrap(system, request, mode, command)
     compiler = find_compiler(system, request.hipcc, timeout)
     tree_arch = None if request.offload_arch else tree_offload_arch(request.paths)
     arch = request.offload_arch or (tree_arch or DEFAULT_ARCH,)
@@ -182,7 +212,10 @@ def run(request: Request, system: System | None = None,
     check_targets(system, compiler, arch, given, timeout)
     originals: Mapping[Path, Path] = {k.resolve(): v.resolve() for k, v in request.originals}
     if mode == BUILD:
-        toolchain = find_toolchain(system, compiler, _programs(projects), timeout)
+        toolchain = find_toolchain(system, compiler, _programs(projects), timeout, bwrap)
+        if say is not None and bwrap is None:
+            say(f"{NO_SANDBOX}: the build runs the project's own CMake and Make code without a "
+                "sandbox, with your rights, files and network")
         if found is not None:
             found(len(projects))
         own = not request.offload_arch and (tree_arch is not None or any(

@@ -8,14 +8,18 @@ report each failure at its source line.
           --build_projects--> BuildVerification (a result per project)
 
 Each build system says how its projects are built
-(``BuildSystem.build_plan``); this module runs the steps, reads their
-output (``buildlog``) and places each problem in the tree, and in the CUDA
-original when ``convert --verify`` knows it."""
+(``BuildSystem.build_plan``); this module runs the steps, each in the
+sandbox of ``hipport.verify.sandbox`` (the build runs the repository's own
+code), reads their output (``buildlog``) and places each problem in the
+tree, and in the CUDA original when ``convert --verify`` knows it.  Every
+project is built from a copy of its tree (``copying``), in a scratch folder
+removed afterwards (or a ``--build-dir``, locked while it is built in): the
+user's tree is never written to."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -28,6 +32,7 @@ from hipport.buildfiles.makelog import MakeFailure
 from hipport.buildfiles.project import BuildSettings, Target
 from hipport.buildfiles.system import BuildSystem
 from hipport.errors import UsageError
+from hipport.locking import writing_under
 from hipport.verify.buildflags import build_files_in, unreadable
 from hipport.verify.buildlog import (
     CompileError,
@@ -38,8 +43,9 @@ from hipport.verify.buildlog import (
     read_log,
 )
 from hipport.verify.compiler import Compiler
-from hipport.verify.copying import copy_tree
+from hipport.verify.copying import Skipped, copy_tree, remove_tree
 from hipport.verify.diagnostics import CompilerError
+from hipport.verify.sandbox import Sandbox, sandbox_env
 from hipport.verify.session import (
     Location,
     Processes,
@@ -59,6 +65,8 @@ _SKIPPED = frozenset({"CMakeFiles", "__pycache__", "node_modules"})
 _MAKE_VARIABLES = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _SOURCE_SUFFIXES = CXX_SUFFIXES | {".c", ".cu", ".hip"}
+_NAME = re.compile(r"[^\w.+-]", re.ASCII)  # in a folder hipport names
+_BUSY = "two builds in one --build-dir would write over each other's files; give each its own"
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,7 @@ class BuildVerification:
     projects: list[ProjectResult] = field(default_factory=list)
     seconds: float = 0.0
     outside: int = 0  # translation units in no project
+    skipped: list[Skipped] = field(default_factory=list)  # entries of the trees not copied
 
     @property
     def failed(self) -> list[ProjectResult]:
@@ -211,40 +220,65 @@ def build_projects(projects: Sequence[Project], compiler: Compiler, toolchain: T
                    originals: Mapping[Path, Path] | None = None,
                    observe: Callable[[ProjectResult], None] | None = None
                    ) -> BuildVerification:
-    """Build every project; results in the projects' order."""
+    """Build every project; results in the projects' order.  ``environ``
+    is the user's environment: in the sandbox the build gets only what
+    ``sandbox_env`` keeps of it."""
     jobs = settings.jobs if settings.jobs > 0 else (os.cpu_count() or 1)
     at_once = max(1, min(jobs, len(projects)))
     verification = BuildVerification(compiler, toolchain, settings, jobs)
     started = time.monotonic()
-    scratch = _scratch(settings.build_dir)
-    processes = Processes()
-    env = dict(environ) | compiler.environ() | dict(toolchain.tools.env)
-    env = {k: v for k, v in env.items()
-           if k not in _MAKE_VARIABLES and k not in toolchain.tools.unset}
     build = BuildSettings(toolchain.tools, settings.offload_arch, max(1, jobs // at_once),
                           settings.extra_args, settings.arch_given)
-    copies: dict[Path, Path] = {}
     names = _folder_names(projects)
-
-    def one(index: int, project: Project) -> ProjectResult:
-        return _build(project, scratch / names[index], copies.get(project.top), build, env,
-                      settings.timeout, processes, originals or {})
-
-    try:
-        # the copies first, one per tree, before anything runs
-        for project in projects:
-            if project.system.builds_in_place and project.top not in copies:
-                copy = scratch / "source" / f"{len(copies) + 1}-{project.top.name or 'tree'}"
-                if copy.exists():  # of an earlier run in the same --build-dir
-                    shutil.rmtree(copy)
-                copy_tree(project.top, copy)
-                copies[project.top] = copy
-        verification.projects += in_parallel(one, projects, at_once, processes, observe)
-    finally:
+    with contextlib.ExitStack() as held:
+        scratch = _scratch(settings.build_dir)
         if settings.build_dir is None:
-            shutil.rmtree(scratch, ignore_errors=True)
+            held.callback(remove_tree, scratch)
+        else:
+            held.enter_context(writing_under([scratch], _BUSY))
+        # the copies first, one per tree, before anything runs
+        copies: dict[Path, Path] = {}
+        for project in projects:
+            if project.top not in copies:
+                copy = scratch / "source" / f"{len(copies) + 1}-{_safe(project.top.name)}"
+                if copy.exists():  # of an earlier run in the same --build-dir
+                    remove_tree(copy)
+                verification.skipped += copy_tree(project.top, copy)
+                copies[project.top] = copy
+        env, sandbox = _environment(compiler, toolchain, environ, scratch)
+        processes = Processes()
+
+        def one(index: int, project: Project) -> ProjectResult:
+            return _build(project, scratch / names[index], copies[project.top], build, env,
+                          settings.timeout, processes, originals or {}, sandbox)
+
+        verification.projects += in_parallel(one, projects, at_once, processes, observe)
     verification.seconds = time.monotonic() - started
     return verification
+
+
+def _environment(compiler: Compiler, toolchain: Toolchain, environ: Mapping[str, str],
+                 scratch: Path) -> tuple[dict[str, str], Sandbox | None]:
+    """Every step's environment and sandbox.  The steps' ``TMPDIR`` is in
+    the scratch folder, with or without a sandbox: what a compiler leaves
+    there (CMake's ``CMakeHIPCompilerId-*.o``) goes with it."""
+    home, tmp = scratch / "home", scratch / "tmp"
+    for folder in (home, tmp):
+        folder.mkdir(exist_ok=True)
+    tools = toolchain.tools
+    sandbox = toolchain.sandbox(environ, [scratch])
+    if sandbox is not None:
+        env = sandbox_env(environ, dict(tools.env), home, tmp)
+    else:
+        env = dict(environ) | compiler.environ() | dict(tools.env) | {"TMPDIR": str(tmp)}
+    return {k: v for k, v in env.items()
+            if k not in _MAKE_VARIABLES and k not in tools.unset}, sandbox
+
+
+def _safe(name: str) -> str:
+    """A folder name any build tool takes (CMake takes no newline, ``;``,
+    ``#``, ``"`` or ``\\`` in a path)."""
+    return _NAME.sub("_", name) or "tree"
 
 
 def _scratch(build_dir: Path | None) -> Path:
@@ -288,22 +322,21 @@ def _folder_names(projects: Sequence[Project]) -> list[str]:
         name = project.top.name or "tree"
         if relative != ".":
             name += "-" + relative.replace("/", "_")
-        name += f"-{project.system.name}"
+        name = _safe(f"{name}-{project.system.name}")
         taken = sum(n == name or n.startswith(name + ".") for n in names)
         names.append(f"{name}.{taken + 1}" if taken else name)
     return names
 
 
-def _build(project: Project, folder: Path, copy: Path | None, settings: BuildSettings,
+def _build(project: Project, folder: Path, copy: Path, settings: BuildSettings,
            env: Mapping[str, str], timeout: float, processes: Processes,
-           originals: Mapping[Path, Path]) -> ProjectResult:
+           originals: Mapping[Path, Path], sandbox: Sandbox | None) -> ProjectResult:
     began = time.monotonic()
     system = project.system
-    if copy is not None:
-        source = copy / project.root.relative_to(project.top)
+    source = copy / project.root.relative_to(project.top)
+    if system.builds_in_place:
         folder = source
     else:
-        source = project.root
         folder.mkdir(parents=True, exist_ok=True)
     plan = system.build_plan(source, folder, settings)
     result = ProjectResult(project, folder)
@@ -312,13 +345,17 @@ def _build(project: Project, folder: Path, copy: Path | None, settings: BuildSet
     places = _Places(project, copy, originals)
     output = ""
     for step in plan.steps:
-        step_env = dict(env) | dict(step.env)
+        argv, step_env = list(step.argv), dict(env) | dict(step.env)
+        if sandbox is not None:  # bwrap itself needs no environment
+            argv, step_env = sandbox.command(argv, step_env, step.cwd), {}
         started = time.monotonic()
-        status, text = processes.run(list(step.argv), step_env, step.cwd, timeout)
+        status, text = processes.run(argv, step_env, step.cwd, timeout)
         seconds = time.monotonic() - started
         kept, cut = kept_output(text)
         result.steps.append(StepResult(step.name, step.argv, status, seconds, kept, cut))
-        result.findings += _findings(project, step.name, text, status, places, timeout)
+        found = _findings(project, step.name, text, status, places, timeout)
+        awkward = _awkward_path(project, step.name) if status else []
+        result.findings += awkward or found
         output += text
         if status != 0:
             break
@@ -331,15 +368,14 @@ class _Places:
     """Where a file the tools named is in the user's tree (a copy's file is
     the tree's), and in the CUDA original."""
 
-    def __init__(self, project: Project, copy: Path | None,
-                 originals: Mapping[Path, Path]) -> None:
+    def __init__(self, project: Project, copy: Path, originals: Mapping[Path, Path]) -> None:
         self.project = project
         self.copy = copy
         self.originals = originals
-        self.source = copy / project.root.relative_to(project.top) if copy else project.root
+        self.source = copy / project.root.relative_to(project.top)
 
     def tree(self, path: Path) -> Path:
-        if self.copy is not None and (path == self.copy or path.is_relative_to(self.copy)):
+        if path == self.copy or path.is_relative_to(self.copy):
             return self.project.top / path.relative_to(self.copy)
         return path
 
@@ -436,6 +472,20 @@ def _findings(project: Project, step: str, output: str, status: int | None,
         if finding.location is not None and finding.original is None:
             found[i] = _with_original(finding, places.original(finding.location))
     return found
+
+
+def _awkward_path(project: Project, step: str) -> list[BuildFinding]:
+    """A failed step of a project whose path below its tree has a character
+    its build tool cannot take (the copy's and the build folder's own names
+    are safe): that is the cause, whatever the tool then printed."""
+    relative = project.root.relative_to(project.top).as_posix()
+    for character, name in project.system.path_characters:
+        if character in relative:
+            code = "HP657" if step == "configure" else "HP658"
+            return [BuildFinding(code, f"error: {project.system.title} cannot build in a "
+                                 f"folder whose path has {name} in it; rename {relative!r}",
+                                 step, Location(project.build_file, 1))]
+    return []
 
 
 def _with_target(finding: BuildFinding, target: str | None) -> BuildFinding:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from hipport.doctor.hipcc import PROBE_TIMEOUT, choose_hipcc, probe_env
-from hipport.doctor.system import System
+from hipport.doctor.system import NO_ANSWER, System
 from hipport.errors import HipportError, UsageError
 from hipport.suggest import did_you_mean
 
@@ -64,6 +64,14 @@ def find_compiler(system: System, given: str | None = None,
     ``PROBE_TIMEOUT`` at most."""
     choice = choose_hipcc(system, ("--hipcc", given) if given else None, timeout)
     if choice.path is None or choice.problem or choice.place is None:
+        there = [item for item in choice.looked if item.path is not None]
+        if there and all(NO_ANSWER in item.problem for item in there):
+            # hipcc is there: the time limit (--timeout 0.001) stopped it, it is not missing
+            limit = min(timeout, PROBE_TIMEOUT)
+            what = "give a longer --timeout" if timeout < PROBE_TIMEOUT else \
+                "a hipcc that does not answer cannot compile"
+            raise NoCompiler(f"no HIP compiler answered --version within {limit:g} s (tried "
+                             f"{choice.tried}): {what}")
         raise NoCompiler("no HIP compiler to verify with; tried " + choice.tried
                          + ". Install hipcc (Debian: apt install hipcc; ROCm: hip-dev) or "
                          "name it with --hipcc PATH")

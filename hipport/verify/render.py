@@ -147,7 +147,7 @@ def build_finding_lines(result: ProjectResult, finding: BuildFinding, shown: Sho
 def build_text_lines(verification: BuildVerification, shown: Shown) -> list[str]:
     """Every finding (the same error at the same line of a shared header,
     once per project with a count), then a line per project that failed."""
-    lines: list[str] = []
+    lines = [f"{shown(s.path)}: {s.reason}" for s in verification.skipped]
     for result in verification.projects:
         groups: dict[tuple[object, ...], list[BuildFinding]] = {}
         for finding in result.findings:
@@ -181,6 +181,13 @@ def build_tool_lines(verification: BuildVerification) -> list[str]:
     tools = verification.toolchain
     used = ", ".join(f"{name} {shown_path(path)}" for name, path in tools.where)
     lines = [f"build tools: {used}"]
+    if tools.bwrap is None:
+        lines.append("sandbox: none (--no-sandbox): the build ran with your rights, files and "
+                     "network")
+    else:
+        root = "" if tools.sysroot == Path("/") else f", in {shown_path(tools.sysroot)}"
+        lines.append(f"sandbox: {shown_path(tools.bwrap)}{root} (no network; writes in the "
+                     "build folder only; docs/verify.md)")
     if tools.tools.link_flags:
         lines.append(f"linking with {' '.join(tools.tools.link_flags)}: {tools.tools.link_why}")
     also: dict[str, int] = {}
@@ -227,6 +234,9 @@ def build_as_json(verification: BuildVerification, shown: Shown,
                         "rocm_root": tools.tools.rocm_root,
                         "link_flags": list(tools.tools.link_flags),
                         "link_why": tools.tools.link_why},
+        "sandbox": None if tools.bwrap is None else {"tool": tools.bwrap,
+                                                      "root": str(tools.sysroot)},
+        "skipped": [{"path": shown(s.path), "reason": s.reason} for s in verification.skipped],
         "offload_arch": list(settings.offload_arch),
         "mode": "build",
         "timeout": settings.timeout,

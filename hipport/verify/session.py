@@ -4,7 +4,6 @@ of those that fail."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import tempfile
 import threading
@@ -17,6 +16,7 @@ from typing import Callable, Mapping, Sequence, TypeVar
 from hipport import children
 from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
+from hipport.verify.copying import remove_tree
 from hipport.verify.diagnostics import CompilerError, first_error
 from hipport.verify.lines import original_line
 from hipport.verify.units import Unit
@@ -170,7 +170,8 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="hipport-verify-"))
     processes = Processes()
-    env = compiler.environ()
+    # hipcc's temporary files go with the scratch folder, also when it is stopped
+    env = compiler.environ() | {"TMPDIR": str(scratch)}
 
     def one(index: int, unit: Unit) -> UnitResult:
         object_file = scratch / f"{index}.o"
@@ -201,7 +202,7 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         verification.results += in_parallel(one, units, workers(settings, len(units)),
                                             processes, observe)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
     verification.seconds = time.monotonic() - started
     return verification
 

@@ -11,20 +11,31 @@
 * any other hipcc (``$ROCM_PATH``, ``/opt/rocm``, ``--hipcc``, PATH): the
   ROCm root is the folder above its ``bin``; cmake and make are the
   machine's, found on PATH, with ``ROCM_PATH`` and ``CMAKE_PREFIX_PATH``
-  pointing at that root."""
+  pointing at that root.
+
+In the build's sandbox (``hipport.verify.sandbox``) the toolchain's wrappers
+cannot run (their ``unshare`` and ``chroot`` need capabilities the sandbox
+drops): the sandbox's root is then the chroot their folder's ``.root``
+names, and the chroot's own ``/usr/bin/cmake`` and ``make`` run there.  A
+host toolchain's sandbox shows ``/``, and again the folders its tools live
+in when they are in a hidden one (a ROCm under ``$HOME``)."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping, Sequence
 
 from hipport.buildfiles.project import BuildTools
 from hipport.doctor.hipcc import PROBE_TIMEOUT, toolchain_cache
-from hipport.doctor.system import System
+from hipport.doctor.system import System, is_file
 from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
+from hipport.verify.sandbox import FLAG, NoSandbox, Sandbox, bwrap_error, sandbox_env, sandbox_for
 
 _SYSTEM_PREFIXES = ("/usr", "/usr/local", "/")
+ROOT_FILE = ".root"  # in a wrapper folder: the path of the chroot its tools run in, one line
+CHROOT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 LLD_WHY = ("hipport's ROCm toolchain has hipBLAS, hipSPARSE and hipSOLVER without rocBLAS, "
            "rocSPARSE and rocSOLVER: GNU ld refuses to link executables against them, lld "
            "links them (docs/toolchains.md)")
@@ -38,38 +49,94 @@ class NoBuildTool(HipportError):
 class Toolchain:
     tools: BuildTools
     where: tuple[tuple[str, str], ...]  # ("cmake", "/var/cache/hipport/bin/cmake"): for the user
+    bwrap: str | None = None  # the sandbox's bwrap; None: built without one (--no-sandbox)
+    sysroot: Path = Path("/")  # the sandbox's root: "/", or the toolchain's chroot
+    needs: tuple[Path, ...] = ()  # folders of this machine its tools read (shown if hidden)
+
+    def sandbox(self, env: Mapping[str, str], writable: Sequence[Path] = ()) -> Sandbox | None:
+        """The sandbox of a step, for a user whose environment is ``env``."""
+        if self.bwrap is None:
+            return None
+        return sandbox_for(self.bwrap, self.sysroot, env, self.needs, writable)
 
 
 def is_toolchain(system: System, compiler: Compiler) -> bool:
-    return Path(compiler.path).parent == toolchain_cache(system) / "bin"
+    folder = Path(compiler.path).parent
+    return folder == toolchain_cache(system) / "bin" or is_file(folder / ROOT_FILE)
 
 
 def find_toolchain(system: System, compiler: Compiler, programs: tuple[str, ...],
-                   timeout: float = PROBE_TIMEOUT) -> Toolchain:
-    """The tools beside ``compiler``; each of ``programs`` must answer
-    ``--version`` (else ``NoBuildTool``, naming what was tried)."""
-    if is_toolchain(system, compiler):
+                   timeout: float = PROBE_TIMEOUT, bwrap: str | None = None) -> Toolchain:
+    """The tools beside ``compiler``, to run in a sandbox made with
+    ``bwrap`` (None: without one); each of ``programs`` must answer
+    ``--version`` there (else ``NoBuildTool``, naming what was tried, or
+    ``NoSandbox`` when the sandbox cannot be made)."""
+    sysroot = Path("/")
+    if not is_toolchain(system, compiler):
+        tools = _host(system, compiler)
+    elif bwrap is None:
         tools = _wrapped(system, compiler, timeout)
     else:
-        tools = _host(system, compiler)
+        sysroot = _chroot(Path(compiler.path).parent)
+        tools = _wrapped(system, compiler, timeout, inside=True)
+    needs = () if sysroot != Path("/") else _folders(compiler, tools)
+    toolchain = Toolchain(tools, (), bwrap, sysroot, needs)
+    sandbox = toolchain.sandbox(system.env)
     where: list[tuple[str, str]] = []
     env = {k: v for k, v in {**compiler.environ(), **dict(tools.env)}.items()
            if k not in tools.unset}
     for name in programs:
         argv = tools.program(name)
-        answer = system.run([*argv, "--version"], env, min(timeout, PROBE_TIMEOUT))
+        command, command_env = [*argv, "--version"], env
+        if sandbox is not None:
+            command = sandbox.command(command, sandbox_env(system.env, dict(tools.env)), Path("/"))
+            command_env = {}
+        answer = system.run(command, command_env, min(timeout, PROBE_TIMEOUT))
         if not answer.ok:
+            why = bwrap_error(answer.text) if sandbox is not None else None
+            if why is not None:
+                raise NoSandbox(f"{bwrap} cannot make the build's sandbox here ({why}); "
+                                f"pass {FLAG} to build without one")
             raise NoBuildTool(f"cannot run {name} ({' '.join(argv)}: {answer.why()}), which "
                               f"builds the project with {compiler.description}; install it, "
                               "or verify the translation units alone with --units")
-        where.append((name, argv[0] if os.path.isabs(argv[0]) else
-                      system.find(argv[0]) or argv[0]))
-    return Toolchain(tools, tuple(where))
+        path = argv[0] if os.path.isabs(argv[0]) else system.find(argv[0]) or argv[0]
+        where.append((name, str(sysroot / path.lstrip("/")) if os.path.isabs(path) else path))
+    return Toolchain(tools, tuple(where), bwrap, sysroot, needs)
 
 
-def _wrapped(system: System, compiler: Compiler, timeout: float) -> BuildTools:
+def _chroot(folder: Path) -> Path:
+    """The chroot behind a wrapper folder: the path its ``.root`` names."""
+    try:
+        text = (folder / ROOT_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        text = ""
+    root = Path(text) if text.startswith("/") else None
+    if root is None or not root.is_dir():
+        raise NoSandbox(f"the toolchain's wrappers in {folder} do not name their chroot "
+                        f"({folder / ROOT_FILE}): run scripts/setup-rocm-modern.sh again "
+                        f"(it rewrites the wrappers only), or pass {FLAG}")
+    return root
+
+
+def _folders(compiler: Compiler, tools: BuildTools) -> tuple[Path, ...]:
+    """The folders a host toolchain's tools live in: its ROCm root, hipcc's
+    folder, each program's prefix (the folder above its ``bin``)."""
+    folders = [Path(tools.rocm_root), Path(compiler.path).parent]
+    for _, argv in tools.programs:
+        if os.path.isabs(argv[0]):
+            folder = Path(os.path.realpath(argv[0])).parent
+            folders.append(folder.parent if folder.name == "bin" else folder)
+    return tuple(dict.fromkeys(folders))
+
+
+def _wrapped(system: System, compiler: Compiler, timeout: float,
+             inside: bool = False) -> BuildTools:
+    """The toolchain's tools: its wrappers, or (``inside``: run in its
+    chroot by the sandbox) the chroot's own programs."""
     folder = Path(compiler.path).parent
-    programs = tuple((name, (str(folder / name),)) for name in ("cmake", "make"))
+    programs = tuple((name, (f"/usr/bin/{name}" if inside else str(folder / name),))
+                     for name in ("cmake", "make"))
     root = "/usr"
     flags = ["-fuse-ld=lld"]
     clang = system.run([str(folder / "hipconfig"), "--hipclangpath"], compiler.environ(),
@@ -79,7 +146,8 @@ def _wrapped(system: System, compiler: Compiler, timeout: float) -> BuildTools:
     # ROCM_PATH is left to the chroot's tools: the user's names another
     # ROCm (hidden in the chroot), and CMake's HIP support, given /usr, looks
     # for its package in /usr/lib/cmake, not in Debian's multiarch folder.
-    return BuildTools(f"{root}/bin/hipcc", programs, root, (("HIP_PLATFORM", "amd"),),
+    env = [("HIP_PLATFORM", "amd")] + ([("PATH", CHROOT_PATH)] if inside else [])
+    return BuildTools(f"{root}/bin/hipcc", programs, root, tuple(env),
                       ("ROCM_PATH", "HIP_PATH", "CMAKE_PREFIX_PATH"), tuple(flags), LLD_WHY)
 
 

@@ -44,7 +44,10 @@ HEADER_ONLY = frozenset({"hipcub", "rocthrust", "rocprim"})
 PACKAGE_TARGETS = {"hipblas": "roc::hipblas", "hipfft": "hip::hipfft",
                    "hiprand": "hip::hiprand", "hipsparse": "roc::hipsparse",
                    "hipsolver": "roc::hipsolver", "rccl": "roc::rccl",
-                   "hipcub": "hip::hipcub", "rocthrust": "roc::rocthrust"}
+                   "hipcub": "hip::hipcub", "rocthrust": "roc::rocthrust",
+                   # HIP 5.2's hipRTC is in libamdhip64 (hip::host links it), with no
+                   # CMake package of its own in Debian 12
+                   "hiprtc": "hiprtc::hiprtc"}
 LLD = "-fuse-ld=lld"
 TIMEOUT = 900
 

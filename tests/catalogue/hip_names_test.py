@@ -45,11 +45,11 @@ def _in_range(release: tuple[int, int], versions: dict[str, str]) -> bool:
 
 
 def range_problems(where: str, hip: str, versions: dict[str, Any], found: Range,
-                   until: tuple[int, ...]) -> list[str]:
+                   until: tuple[int, ...], since: tuple[int, ...] = ()) -> list[str]:
     """What the headers (``found``) contradict in ``versions``, for the
-    releases before ``until``."""
+    releases from ``since`` and before ``until``."""
     problems = []
-    for release in (r for r in sorted(evidence().releases) if r < until):
+    for release in (r for r in sorted(evidence().releases) if since <= r < until):
         expected = _in_range(release, versions)
         state = found.state(release)
         if state == "unpackaged" and expected:
@@ -75,9 +75,9 @@ def test_hip_names_match_their_ranges(entries: list[Located], hip_lib: str) -> N
     ev = evidence()
     problems: list[str] = []
     for loc in mapped:
-        for hip, versions, until in _targets(loc.entry):
+        for hip, versions, since, until in _targets(loc.entry):
             found = ev.name(hip_lib, hip)
-            problems += range_problems(loc.where, hip, versions, found, until)
+            problems += range_problems(loc.where, hip, versions, found, until, since)
             deprecated = versions.get("deprecated")
             marked = found.deprecated
             if (deprecated is None) != (marked is None) or (
@@ -101,20 +101,28 @@ def test_hip_headers_match_their_ranges(entries: list[Located], hip_lib: str) ->
     problems: list[str] = []
     for loc in mapped:
         library = "rocthrust" if loc.library == "thrust" else hip_lib
-        for hip, versions, until in _targets(loc.entry):
+        for hip, versions, since, until in _targets(loc.entry):
             found = ev.header(library, hip)
-            problems += range_problems(loc.where, hip, versions, found, until)
+            problems += range_problems(loc.where, hip, versions, found, until, since)
     assert not problems, "\n".join(problems[:50])
 
 
-def _targets(entry: dict[str, Any]) -> list[tuple[str, dict[str, Any], tuple[int, ...]]]:
-    """The entry's HIP name and range, and its ``older`` one's, which covers
-    the releases before the entry's own: (name, range, releases from which on
-    the name is not checked)."""
-    out: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
-        (entry["hip"], dict(entry.get("rocm_version") or {}), (99,))]
+def _targets(entry: dict[str, Any]
+             ) -> list[tuple[str, dict[str, Any], tuple[int, ...], tuple[int, ...]]]:
+    """The entry's HIP name and range, its ``older`` one's, which covers the
+    releases before the entry's own, and its ``newer`` one's, from the
+    release that removed the entry's name on (before it the name may exist
+    with another signature: hipBLAS 2's hipblasCgemm took hipblasComplex,
+    hipBLAS 3's takes hipComplex): (name, range, the releases checked from
+    and until)."""
+    out: list[tuple[str, dict[str, Any], tuple[int, ...], tuple[int, ...]]] = [
+        (entry["hip"], dict(entry.get("rocm_version") or {}), (), (99,))]
     older = entry.get("older")
     if older is not None:
-        out.append((older["hip"], dict(older.get("rocm_version") or {}),
+        out.append((older["hip"], dict(older.get("rocm_version") or {}), (),
                     parse_version(entry["rocm_version"]["added"])))
+    newer = entry.get("newer")
+    if newer is not None:
+        since = entry["rocm_version"]["removed"]
+        out.append((newer["hip"], {"added": since}, parse_version(since), (99,)))
     return out

@@ -31,7 +31,11 @@ NVIDIA_TEXT_CHANGED = {"launches/spaced_chevrons.cu": "HP312"}
 # Cases that are no whole CUDA translation unit (they call what another file
 # would define): named here, so that any other case that nvcc rejects fails.
 FRAGMENTS = frozenset({"preprocessor/versions.cu"})
-CASE_UNITS = [p for p in CASE_INPUTS if str(p.relative_to(CASES)) not in FRAGMENTS]
+# Cases whose CUDA headers the toolchain does not install (nvcc ships no
+# nvrtc.h; scripts/setup-toolchain.sh fetches only the math libraries' wheels).
+HEADERS_NOT_INSTALLED = {"libraries/nvrtc_program.cu": "nvrtc.h"}
+CASE_UNITS = [p for p in CASE_INPUTS if str(p.relative_to(CASES)) not in FRAGMENTS
+              and str(p.relative_to(CASES)) not in HEADERS_NOT_INSTALLED]
 
 
 def _converted(src: Path, tmp_path: Path) -> Path:
@@ -219,7 +223,7 @@ def test_function_like_macros_and_versioned_names_compile(tmp_path: Path, hip_or
     assert "#define cudaGetSymbolAddress(first, symbol, ...)" in header
     assert "#if HIP_VERSION >= 50700000\n#define cudaStreamGetDevice" in header
     assert "#define cudaHostGetDevicePointer(a0, ...) hipHostGetDevicePointer((void**)(a0), " \
-        "__VA_ARGS__)" in header
+        "##__VA_ARGS__)" in header
     assert "#define HIPPORT_ARG6_(a1, a2, a3, a4, a5, a6, ...) a6" in header
     proc = compile_hip(out / "wrappers.cu", oracle=hip_oracle)
     assert proc.returncode == 0, proc.stderr[-3000:]

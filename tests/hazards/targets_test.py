@@ -21,7 +21,7 @@ CG = "namespace cg = cooperative_groups;\n"
 
 @pytest.mark.parametrize("target, text", [
     ((6, 4), "ROCm 6.4, the target"), ((5, 2), "ROCm 5.2, the target"),
-    (None, "ROCm 5.2, 5.7 and 6.4"),
+    (None, "ROCm 5.2, 5.7, 6.4 and 7.2"),
 ])
 def test_a_cooperative_groups_gap_names_the_target(target, text):
     source = CG + "__device__ int f(T t, int v) { return cg::inclusive_scan(t, v); }"

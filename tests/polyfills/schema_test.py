@@ -84,6 +84,8 @@ def test_a_good_file_is_read():
      ":21: fallbacks[1].rocm: missing required key 'real'"),
     ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: "six"}',
      ":21: fallbacks[1].rocm.real: expected a ROCm release such as 6.2, got 'six'"),
+    ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: "\u0666.\u0662"}',
+     ":21: fallbacks[1].rocm.real: expected a ROCm release such as 6.2, got '\u0666.\u0662'"),
     ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: "6.2", needs: "6.4"}',
      ":21: fallbacks[1].rocm.needs: must be older than the release with the real API (6.2)"),
     ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: none, when: "defined(X)"}',

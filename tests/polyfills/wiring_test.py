@@ -165,3 +165,118 @@ def test_compat_puts_the_fallbacks_into_its_header(tmp_path: Path):
     again = run(str(tmp_path), "--strategy", "compat", "--in-place")
     assert (tmp_path / "hip_compat.h").read_bytes() == header
     assert "nothing left to convert" in again.stderr
+
+
+REDUCE = (b"#include <cuda_runtime.h>\n"
+          b"__global__ void r(int* p) { p[1] = __reduce_max_sync(0xffffffffu, p[0]); }\n")
+
+
+FORWARDS = b'  /* forwards to the tree\'s polyfill header */\n'
+
+
+def full_headers(root: Path) -> list[str]:
+    """The generated headers under ``root`` that are not forwarders."""
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("hipport_polyfills.h")
+                  if FORWARDS not in p.read_bytes())
+
+
+def partial_rerun(tree: Path) -> None:
+    """Issue 31 §7: a tree converted in place, a new emulated use in a
+    subfolder, and that subfolder converted again on its own (in a
+    repository: the header is looked for up to its root)."""
+    (tree / ".git").mkdir(parents=True)
+    (tree / "sub").mkdir()
+    (tree / "a.cu").write_bytes(SYNC)
+    (tree / "sub" / "b.cu").write_bytes(SYNC)
+    assert run(str(tree), "--in-place").exit_code == 0
+    b = tree / "sub" / "b.cu"
+    b.write_bytes(b.read_bytes() + REDUCE.split(b"\n", 1)[1])
+    result = run(str(tree / "sub"), "--in-place")
+    assert result.exit_code == 0, result.stderr
+    # The run changed no source: it says the header it updated.
+    assert "nothing left to convert in 1 file · updated " in result.stderr
+    assert "hipport_polyfills.h" in result.stderr.rsplit("updated ", 1)[1]
+
+
+def test_a_subfolder_converted_again_updates_the_trees_header(tmp_path: Path):
+    partial_rerun(tmp_path)
+    # The tree's header was found above and now emulates the new use; no
+    # second header beside the file (it still includes the tree's).
+    assert full_headers(tmp_path) == ["hipport_polyfills.h"]
+    assert not (tmp_path / "sub" / "hipport_polyfills.h").exists()
+    assert {"__syncwarp", "__reduce_max_sync"} <= covered_names(
+        (tmp_path / "hipport_polyfills.h").read_bytes())
+    assert (tmp_path / "sub" / "b.cu").read_bytes().count(b"hipport_polyfills.h") == 1
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["whole-tree", "one-file"])
+def test_a_folder_converted_on_its_own_first_gets_a_forwarder(tmp_path: Path, whole: bool):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.cu").write_bytes(LDLU)
+    (tmp_path / "sub" / "b.cu").write_bytes(SYNC)
+    assert run(str(tmp_path / "sub"), "--in-place").exit_code == 0
+    assert full_headers(tmp_path) == ["sub/hipport_polyfills.h"]
+    later = run(str(tmp_path if whole else tmp_path / "a.cu"), "--in-place")
+    assert later.exit_code == 0, later.stderr
+    # One header for the tree, with what both folders use; the folder's
+    # files keep their include, which now leads to it.
+    assert full_headers(tmp_path) == ["hipport_polyfills.h"]
+    assert {"__ldlu", "__syncwarp"} <= covered_names((tmp_path / "hipport_polyfills.h")
+                                                     .read_bytes())
+    forwarder = (tmp_path / "sub" / "hipport_polyfills.h").read_bytes()
+    assert forwarder.startswith(MARKER)
+    assert forwarder.endswith(b'#include "../hipport_polyfills.h"' + FORWARDS)
+    again = run(str(tmp_path), "--in-place")
+    assert again.exit_code == 0 and "nothing left to convert" in again.stderr
+    assert (tmp_path / "sub" / "hipport_polyfills.h").read_bytes() == forwarder
+
+
+def two_projects(tmp_path: Path) -> Path:
+    two = tmp_path / "two"
+    for name in ("t1", "t2"):
+        (two / name).mkdir(parents=True)
+        (two / name / "mem.cu").write_bytes(SYNC)
+    return two
+
+
+@pytest.mark.parametrize("mode", ["in-place", "output"])
+def test_each_folder_named_gets_its_own_header(tmp_path: Path, mode: str):
+    # Issue 31 §12: t2's file included "../t1/hipport_polyfills.h".
+    two = two_projects(tmp_path)
+    out = tmp_path / "out"
+    args = ["--in-place"] if mode == "in-place" else ["-o", str(out)]
+    result = run(str(two / "t1"), str(two / "t2"), *args)
+    assert result.exit_code == 0, result.stderr
+    where = two if mode == "in-place" else out
+    assert full_headers(where) == ["t1/hipport_polyfills.h", "t2/hipport_polyfills.h"]
+    for name in ("t1", "t2"):
+        text = (where / name / "mem.cu").read_bytes()
+        assert b'#include "hipport_polyfills.h"' in text and b"../" not in text
+
+
+def test_a_folder_named_inside_another_named_shares_its_header(tmp_path: Path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.cu").write_bytes(LDLU)
+    (tmp_path / "sub" / "b.cu").write_bytes(SYNC)
+    result = run(str(tmp_path / "sub" / "b.cu"), str(tmp_path), "--in-place")
+    assert result.exit_code == 0, result.stderr
+    assert full_headers(tmp_path) == ["hipport_polyfills.h"]
+    assert b'"../hipport_polyfills.h"' in (tmp_path / "sub" / "b.cu").read_bytes()
+
+
+def _syntax_error(unit: Path, oracle) -> str | None:
+    from tests.toolchain import compile_hip
+
+    proc = compile_hip(unit, extra_args=["-fsyntax-only"], oracle=oracle)
+    return None if proc.returncode == 0 else proc.stderr[-3000:]
+
+
+def test_the_rerun_subfolder_and_each_project_compile(tmp_path: Path, hip_oracle):
+    # Before: "use of undeclared identifier '__reduce_max_sync'" (§7); t2
+    # built only beside t1 (§12).
+    partial_rerun(tmp_path / "tree")
+    assert _syntax_error(tmp_path / "tree" / "sub" / "b.cu", hip_oracle) is None
+    two = two_projects(tmp_path)
+    assert run(str(two / "t1"), str(two / "t2"), "--in-place").exit_code == 0
+    (two / "t1").rename(tmp_path / "elsewhere")  # t2 builds on its own
+    assert _syntax_error(two / "t2" / "mem.cu", hip_oracle) is None

@@ -134,6 +134,11 @@ VERSIONS = [
     ("empty part", 'rocm_version: {removed: "6..2"}', "entries[1].rocm_version.removed"),
     ("prefixed", 'cuda_version: {added: "v12.0"}', "entries[1].cuda_version.added"),
     ("four parts", 'cuda_version: {deprecated: "12.0.1.2"}', "entries[1].cuda_version.deprecated"),
+    # Python's \d, int() and isdigit() take these digits; they were echoed back.
+    ("arabic-indic digits", 'rocm_version: {added: "\u0666.\u0662"}',
+     "entries[1].rocm_version.added"),
+    ("fullwidth digits", 'cuda_version: {added: "\uff11\uff12.\uff10"}',
+     "entries[1].cuda_version.added"),
     ("in older", 'rocm_version: {added: "6.2"}\n    older: {hip: hipFoo0, rocm_version: '
                  '{added: "5.x"}}', "entries[1].older.rocm_version.added"),
 ]

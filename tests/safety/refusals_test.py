@@ -1,6 +1,7 @@
 """What hipport refuses to do, and what it skips and says so."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -162,3 +163,50 @@ def test_a_missing_input_is_named_before_the_output_is_judged(tree: Path, tmp_pa
     assert result.exit_code == 2
     assert "missing: no such file or directory" in result.stderr
     assert "inside the input tree" not in result.stderr and not (tmp_path / "out").exists()
+
+
+def _loops(tree: Path) -> None:
+    (tree / "loop1").symlink_to("loop2")
+    (tree / "loop2").symlink_to("loop1")
+    (tree / "sub" / "through.cu").symlink_to(Path("..") / "loop1" / "a.cu")
+
+
+@pytest.mark.parametrize("args", [["--in-place"], ["-o", "OUT"], ["--diff"]])
+def test_symlink_loops_are_skipped_and_said(tree: Path, tmp_path: Path, args: list[str]):
+    _loops(tree)
+    args = [str(tmp_path / "out") if a == "OUT" else a for a in args]
+    result = run(str(tree), *args)
+    assert result.exit_code == 0, result.output
+    assert "internal error" not in result.stderr
+    for name in ("loop1", "loop2", "through.cu"):
+        assert f"{name}: skipped: symlink loop (it never reaches a file); not followed" \
+            in result.stderr
+    if "--in-place" in args:
+        assert (tree / "a.cu").read_bytes() == HIP and (tree / "loop1").is_symlink()
+    if "-o" in args:
+        assert (tmp_path / "out" / "a.cu").read_bytes() == HIP
+        assert not os.path.lexists(tmp_path / "out" / "loop1")
+
+
+def test_check_and_report_skip_symlink_loops(tree: Path):
+    _loops(tree)
+    # A Makefile whose sources hipport cannot list: the report bills its
+    # whole folder, loops included.
+    (tree / "Makefile").write_text("SRC := $(shell ls *.cu)\nall: x\nx: $(SRC)\n"
+                                   "\tnvcc -o x $(SRC)\n")
+    checked = CliRunner().invoke(cli, ["check", str(tree)], catch_exceptions=False)
+    assert checked.exit_code == 0, checked.output
+    assert "skipped src/loop1: symlink loop" in checked.stderr.replace(str(tree.parent) + "/", "")
+    reported = CliRunner().invoke(cli, ["report", str(tree), "--format", "json"],
+                                  catch_exceptions=False)
+    assert reported.exit_code == 0, reported.output
+    skipped = json.loads(reported.stdout)["skipped"]
+    assert len(skipped) == 3 and all("symlink loop" in s for s in skipped)
+
+
+@pytest.mark.parametrize("command", ["convert", "check", "report"])
+def test_a_named_symlink_loop_is_a_usage_error(tree: Path, command: str):
+    _loops(tree)
+    result = CliRunner().invoke(cli, [command, str(tree / "loop1")], catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert "loop1: symbolic link loop" in result.stderr

@@ -66,6 +66,22 @@ FIXES = [
                  "    CHECK( hipMemcpy(d, h, n * sizeof(float),\n"
                  "                      hipMemcpyHostToDevice) )\n    return 0;\n}\n",
                  id="macro-call-read-as-declaration"),
+    # A leading `::` names the global namespace: still CUB's.
+    pytest.param("void f() { ::cub::DeviceReduce::Sum(t, b, i, o, n); }",
+                 "void f() { ::hipcub::DeviceReduce::Sum(t, b, i, o, n); }",
+                 id="global-scope-namespace-call"),
+    pytest.param("typedef ::cub::BlockReduce<int, 128> R;",
+                 "typedef ::hipcub::BlockReduce<int, 128> R;", id="global-scope-namespace-type"),
+    # HIP's NVIDIA platform defines __HIPCC__ empty: `#elif __HIPCC__` would
+    # be an error there (issue 33), `defined(__HIPCC__)` is valid everywhere.
+    pytest.param("#if 0\n#elif __CUDACC__\nint a;\n#endif\n",
+                 "#if 0\n#elif defined(__HIPCC__)\nint a;\n#endif\n", id="elif-platform-value"),
+    pytest.param("#if __CUDACC__ && X\n#endif\n", "#if defined(__HIPCC__) && X\n#endif\n",
+                 id="if-platform-value"),
+    pytest.param("#if defined(__CUDACC__)\n#endif\n#if defined __CUDACC__\n#endif\n"
+                 "#ifdef __CUDACC__\n#endif\nint v = __CUDACC__;\n",
+                 "#if defined(__HIPCC__)\n#endif\n#if defined __HIPCC__\n#endif\n"
+                 "#ifdef __HIPCC__\n#endif\nint v = __HIPCC__;\n", id="platform-defined-kept"),
 ]
 
 

@@ -250,6 +250,7 @@ def test_parse_cuda_version(value: str, expected: tuple[int, int]):
     ("cuda12.4", "did you mean 12.4?"), ("v11", "did you mean 11.0?"),
     ("12.0.1", "did you mean 12.0?"), ("twelve", "expected a CUDA release such as 12.0"),
     ("11.20", "expected a CUDA release"), ("0.5", "does not exist"),
+    ("\u0661\u0662.\u0660", "expected a CUDA release such as 12.0"),  # Arabic-Indic 12.0
 ])
 def test_bad_cuda_version_is_a_clear_error(value: str, message: str):
     from click.testing import CliRunner

@@ -47,7 +47,8 @@ def test_a_rule_declaring_a_code_that_does_not_exist_is_refused():
 
 def test_the_stability_pass_runs_the_rules_that_rewrite():
     assert stability_rules() == {"renames", "includes", "runtime-include", "kernel-launch",
-                                 "launch-chevrons", "header-guards", "cuda-version"}
+                                 "launch-chevrons", "header-guards", "cuda-version",
+                                 "implicit-includes"}
     assert all(file_rules()[name].role is RuleRole.HAZARD
                for name in file_rules() if name.startswith("hazard-"))
 

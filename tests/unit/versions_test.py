@@ -28,8 +28,11 @@ def run(source: str, target: tuple[int, ...] | None) -> tuple[str, list[str]]:
     return result.output.decode(), [f.code for f in result.findings if not f.applied]
 
 
-def test_the_default_target_is_the_newest_verified_release():
-    assert DEFAULT_TARGET == NEWEST_VERIFIED == max(VERIFIED_RELEASES) == (6, 4)
+def test_the_default_target_is_a_verified_release():
+    # 7.2 is verified (its headers date every range); the default moves to it
+    # once every output builds there (issue 33).
+    assert NEWEST_VERIFIED == max(VERIFIED_RELEASES) == (7, 2)
+    assert DEFAULT_TARGET == (6, 4) and DEFAULT_TARGET in VERIFIED_RELEASES
     assert Settings().rocm_version == DEFAULT_TARGET
 
 
@@ -42,7 +45,9 @@ def test_targets_from_the_oldest_verified_release_on_are_accepted(text, release)
 @pytest.mark.parametrize(("text", "why"), [("5.0", "older than 5.2"), ("4.5", "older than 5.2"),
                                            ("six", "expected a ROCm release"),
                                            ("6", "expected a ROCm release"),
-                                           ("6.4-rc1", "expected a ROCm release")])
+                                           ("6.4-rc1", "expected a ROCm release"),
+                                           ("\u0666.\u0664", "expected a ROCm release"),
+                                           ("\uff16.\uff14", "expected a ROCm release")])
 def test_other_targets_are_refused_with_the_reason(text, why):
     with pytest.raises(ValueError, match=why):
         parse_target(text)
@@ -142,6 +147,36 @@ def test_for_target_takes_the_older_mapping_before_added():
     assert for_target(entry, (5, 2)) == (older, Availability.TOO_NEW)
 
 
+def test_for_target_takes_the_newer_mapping_from_removed():
+    newer = _entry(hip="hipThing3", rocm_version=(("added", "7.2"),))
+    entry = _entry(hip="hipThing_v2", rocm_version=(("added", "6.4"), ("removed", "7.2")),
+                   newer=newer)
+    assert for_target(entry, (6, 4)) == (entry, Availability.AVAILABLE)
+    assert for_target(entry, (7, 2)) == (newer, Availability.AVAILABLE)
+    assert for_target(entry, (8, 0)) == (newer, Availability.AVAILABLE)
+    assert for_target(entry, (5, 2))[1] is Availability.TOO_NEW
+
+
+def test_hipblas_3_names_for_a_7_2_target():
+    # hipBLAS 3 (ROCm 7) removed the _v2 API; its plain names take hipComplex
+    # and hipDataType, which is what the CUDA code's types become anyway.
+    source = "void f() { cublasCgemm(h, a, b); cublasGemmEx(h, a); }\n"
+    assert run(source, (6, 4))[0] == \
+        "void f() { hipblasCgemm_v2(h, a, b); hipblasGemmEx_v2(h, a); }\n"
+    assert run(source, (7, 2))[0] == "void f() { hipblasCgemm(h, a, b); hipblasGemmEx(h, a); }\n"
+
+
+def test_a_name_rocm_is_too_old_for_keeps_its_polyfill():
+    # hipStreamSetAttribute is new in 7.2; for 6.4 the polyfill header's
+    # fallback stands in, as it did when no release had the name.
+    out, codes = run("void f(cudaStream_t s, cudaStreamAttrValue* v) { "
+                     "cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, v); }\n",
+                     (6, 4))
+    assert "cudaStreamSetAttribute(" in out and "HP905" not in codes
+    out, codes = run("void f(cudaStream_t s) { cudaStreamSetAttribute(s, a, v); }\n", (7, 2))
+    assert "hipStreamSetAttribute(" in out
+
+
 def test_for_target_leaves_unsupported_entries_alone():
     entry = _entry(hip=None, status=Status.UNSUPPORTED, rocm_version=(("added", "6.4"),))
     assert for_target(entry, (5, 2)) == (entry, Availability.AVAILABLE)
@@ -165,6 +200,33 @@ def test_older_is_read_with_its_own_range():
         ("hipOldThing", "before 6.4", "5.7")
     assert (entry.older.cuda, entry.older.kind, entry.older.older) == ("cudaThing", "function",
                                                                        None)
+
+
+def test_newer_starts_where_the_entry_was_removed():
+    [entry] = parse_mapping_file(HEADER + """\
+- cuda: cudaThing
+  hip: hipThing_v2
+  kind: function
+  rocm_version: {added: '6.4', removed: '7.2'}
+  newer: {hip: hipThing}
+""", "m.yaml")
+    assert entry.newer is not None
+    assert (entry.newer.hip, entry.newer.rocm_added, entry.newer.newer) == ("hipThing", "7.2",
+                                                                           None)
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ("  newer: {hip: hipNew}\n", "entries[0].newer: only an entry with a 'hip' name and a "
+                                  "rocm_version.removed"),
+    ("  rocm_version: {removed: '7.2'}\n  newer: {hip: hipNew, rocm_version: {added: '7.0'}}\n",
+     "must be the entry's rocm_version.removed (7.2)"),
+    ("  rocm_version: {removed: '7.2'}\n  newer: {hip: hipNew, colour: red}\n",
+     "entries[0].newer.colour: unknown key"),
+])
+def test_a_bad_newer_names_the_key(fields, message):
+    text = HEADER + "- cuda: cudaThing\n  hip: hipThing\n  kind: function\n" + fields
+    with pytest.raises(MappingFileError, match=re.escape(message)):
+        parse_mapping_file(text, "m.yaml")
 
 
 @pytest.mark.parametrize(("fields", "message"), [

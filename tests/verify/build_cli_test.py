@@ -78,6 +78,12 @@ def toolchain(tmp_path, monkeypatch) -> Path:
     return cache
 
 
+def verify_build(*args: object):
+    """`hipport verify` of a build, outside the sandbox: the stand-in tools
+    log to a file of the test's (tests/verify/sandbox_test.py builds in it)."""
+    return run("verify", *args, "--no-sandbox")
+
+
 def calls(tmp_path: Path) -> list[list[str]]:
     text = (tmp_path / "log").read_text() if (tmp_path / "log").exists() else ""
     return [c.strip("\n").split("\n") for c in text.split("@@\n") if c.strip()]
@@ -90,13 +96,15 @@ MAIN = "#include <hip/hip_runtime.h>\nvoid launch();\nint main() { launch(); }\n
 
 def test_a_tree_with_a_build_file_is_built(tmp_path, toolchain):
     src = tree(tmp_path / "t", {"CMakeLists.txt": LISTS, "main.cpp": MAIN, "k.hip": ""})
-    result = run("verify", src, "--strict", "-j", "3")
+    result = verify_build(src, "--strict", "-j", "3")
     assert result.exit_code == 0, result.output
     configure, build = calls(tmp_path)
     assert configure[0] == "cmake" and build[0] == "cmake"
     folder = Path(configure[configure.index("-B") + 1])
     assert not folder.is_relative_to(src) and not folder.exists()  # outside, and removed
-    assert configure[configure.index("-S") + 1] == str(src)
+    source = Path(configure[configure.index("-S") + 1])  # a copy of the tree, removed too
+    assert source.name == "1-t" and source.parent.parent == folder.parent
+    assert not source.exists()
     assert "-DCMAKE_HIP_ARCHITECTURES=gfx90a" in configure
     # the toolchain links with lld, and says why
     assert "-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -B/fake/llvm/bin" in configure
@@ -141,7 +149,7 @@ def test_usage_errors(tmp_path, toolchain, args, files, message):
 def test_a_build_tool_that_cannot_run_is_an_error_of_the_run(tmp_path, toolchain):
     (toolchain / "bin" / "cmake").unlink()
     src = tree(tmp_path / "t", {"CMakeLists.txt": LISTS})
-    result = run("verify", src)
+    result = verify_build(src)
     assert result.exit_code == 2
     assert result.stderr.startswith("hipport: error: cannot run cmake ("), result.stderr
     assert "--units" in result.stderr
@@ -151,7 +159,7 @@ def test_a_make_tree_is_built_in_a_copy(tmp_path, toolchain):
     src = tree(tmp_path / "t", {"common/helper.h": "", "app/Makefile": "all:\n\thipcc x\n",
                                 "app/x.cpp": "", ".git/config": ""})
     kept = tmp_path / "kept"
-    result = run("verify", src, "--strict", "--offload-arch", "gfx942", "--hipcc-arg=-DX=1",
+    result = verify_build(src, "--strict", "--offload-arch", "gfx942", "--hipcc-arg=-DX=1",
                  "--build-dir", kept)
     assert result.exit_code == 0, result.output
     (make,) = calls(tmp_path)
@@ -173,7 +181,7 @@ def test_a_hanging_build_is_stopped_with_everything_it_started(tmp_path, toolcha
     monkeypatch.setenv("FAKE_HANG", "1")
     src = tree(tmp_path / "t", {"CMakeLists.txt": LISTS})
     began = time.monotonic()
-    result = run("verify", src, "--timeout", "1", "-f", "json")
+    result = verify_build(src, "--timeout", "1", "-f", "json")
     assert time.monotonic() - began < 20
     data = json.loads(result.stdout)
     jsonschema.validate(data, SCHEMA)
@@ -205,7 +213,7 @@ def test_build_failures_are_placed_in_the_tree(tmp_path, toolchain, monkeypatch)
         "gmake[1]: *** [CMakeFiles/Makefile2:157: CMakeFiles/other.dir/all] Error 2\n")
     monkeypatch.setenv("FAKE_BUILD", str(output))
     monkeypatch.setenv("FAKE_BUILD_STATUS", "2")
-    result = run("verify", src, "-f", "json", "--strict")
+    result = verify_build(src, "-f", "json", "--strict")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     jsonschema.validate(data, SCHEMA)
@@ -221,7 +229,7 @@ def test_build_failures_are_placed_in_the_tree(tmp_path, toolchain, monkeypatch)
     assert link_error["message"] == "error: undefined symbol: f()"
     # the line that uses f, not the one that declares it
     assert link_error["location"] == {"path": str(src / "other.cpp"), "line": 2, "column": 0}
-    text = run("verify", src).stderr.splitlines()
+    text = verify_build(src).stderr.splitlines()
     assert f"{src}/main.cpp:1: HP658 error: #error (\"Must define exactly one of " \
            "__HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\");" in text
     assert f"  in CMake project {src}, target app" in text
@@ -241,7 +249,7 @@ def test_a_configure_error_in_a_package_is_placed_at_the_tree_s_call(tmp_path, t
         "-- Configuring incomplete, errors occurred!\n")
     monkeypatch.setenv("FAKE_CONFIGURE", str(output))
     monkeypatch.setenv("FAKE_CONFIGURE_STATUS", "1")
-    result = run("verify", src, "-f", "json")
+    result = verify_build(src, "-f", "json")
     data = json.loads(result.stdout)
     jsonschema.validate(data, SCHEMA)
     (finding,) = data["findings"]
@@ -255,14 +263,14 @@ def test_a_configure_error_in_a_package_is_placed_at_the_tree_s_call(tmp_path, t
 
 def test_build_dir_is_kept_and_checked(tmp_path, toolchain):
     src = tree(tmp_path / "t", {"CMakeLists.txt": LISTS})
-    inside = run("verify", src, "--build-dir", src / "build")
+    inside = verify_build(src, "--build-dir", src / "build")
     assert inside.exit_code == 2 and "is inside the tree it builds" in inside.stderr
     full = tree(tmp_path / "full", {"mine.txt": "user data"})
-    taken = run("verify", src, "--build-dir", full)
+    taken = verify_build(src, "--build-dir", full)
     assert taken.exit_code == 2 and "is not empty and was not made by hipport" in taken.stderr
     kept = tmp_path / "kept"
     for _ in range(2):  # a folder hipport made is used again
-        result = run("verify", src, "--build-dir", kept)
+        result = verify_build(src, "--build-dir", kept)
         assert result.exit_code == 0, result.output
     assert (kept / ".hipport-build").is_file()
     folder = Path(calls(tmp_path)[0][calls(tmp_path)[0].index("-B") + 1])
@@ -272,7 +280,7 @@ def test_build_dir_is_kept_and_checked(tmp_path, toolchain):
 def test_units_outside_every_project_are_counted(tmp_path, toolchain):
     src = tree(tmp_path / "t", {"a/CMakeLists.txt": LISTS, "a/k.hip": "", "tools/x.hip": "",
                                 "tools/y.cu": ""})
-    result = run("verify", src, "--build")
+    result = verify_build(src, "--build")
     assert result.exit_code == 0, result.output
     assert "2 translation units in no project were not built (`hipport verify --units` " \
            "compiles them)" in result.stderr
@@ -281,12 +289,12 @@ def test_units_outside_every_project_are_counted(tmp_path, toolchain):
 def test_cmake_is_built_where_a_folder_also_has_a_makefile(tmp_path, toolchain):
     src = tree(tmp_path / "t", {"CMakeLists.txt": LISTS, "Makefile": "all:\n",
                                 "sub/Makefile": "all:\n"})
-    result = run("verify", src)
+    result = verify_build(src)
     assert [c[0] for c in calls(tmp_path)] == ["cmake", "cmake"]
     assert "1 project folder also has Make build files, not built (`--build-system make` " \
            "builds those)" in result.stderr
     (tmp_path / "log").unlink()
-    run("verify", src, "--build-system", "make")
+    verify_build(src, "--build-system", "make")
     assert [c[0] for c in calls(tmp_path)] == ["make"]  # the top Makefile; sub/ is below it
 
 
@@ -316,7 +324,7 @@ def test_convert_in_place_verify_probes_the_build_tools_first(tmp_path, toolchai
     cuda = "#include <cuda_runtime.h>\nint main() { cudaDeviceSynchronize(); }\n"
     lists = "project(p LANGUAGES CXX CUDA)\nadd_executable(k k.cu)\n"
     src = tree(tmp_path / "t", {"k.cu": cuda, "CMakeLists.txt": lists})
-    result = run("convert", src, "--in-place", "--verify")
+    result = run("convert", src, "--in-place", "--verify", "--no-sandbox")
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("hipport: error: cannot run make ("), result.stderr
     assert (src / "k.cu").read_text() == cuda
@@ -330,10 +338,10 @@ def test_convert_in_place_verify_probes_the_build_tools_first(tmp_path, toolchai
 def test_a_build_file_with_its_own_gpu_targets_keeps_them(tmp_path, toolchain):
     src = tree(tmp_path / "t", {"p/CMakeLists.txt": LISTS + 'set(CMAKE_HIP_ARCHITECTURES '
                                                            '"gfx942;gfx90a")\n'})
-    result = run("verify", src)
+    result = verify_build(src)
     assert "-DCMAKE_HIP_ARCHITECTURES=gfx90a" in calls(tmp_path)[0]  # a default: the file wins
     assert "for their build files' GPU targets, default gfx90a (" in result.stderr
-    given = run("verify", src, "--offload-arch", "gfx942")
+    given = verify_build(src, "--offload-arch", "gfx942")
     assert given.stderr.splitlines()[-1].startswith(
         "1 of 1 project builds (CMake) with hipcc (HIP 6.4, clang 21.1.8) for gfx942 (")
 
@@ -347,7 +355,7 @@ def test_a_build_file_with_its_own_gpu_targets_keeps_them(tmp_path, toolchain):
 def test_hipcc_gets_a_gpu_target_where_the_makefile_names_none(tmp_path, toolchain, makefile,
                                                                given, appended):
     src = tree(tmp_path / "t", {"Makefile": makefile})
-    run("verify", src, *given)
+    verify_build(src, *given)
     (make,) = calls(tmp_path)
     assert make[3] == f"APPEND={appended}"
 
@@ -356,7 +364,7 @@ def test_two_trees_of_one_name_get_a_copy_each(tmp_path, toolchain):
     first = tree(tmp_path / "a" / "x", {"Makefile": "all:\n", "one.cpp": ""})
     second = tree(tmp_path / "b" / "x", {"Makefile": "all:\n", "two.cpp": ""})
     kept = tmp_path / "kept"
-    result = run("verify", first, second, "--build-dir", kept, "-j", "1")
+    result = verify_build(first, second, "--build-dir", kept, "-j", "1")
     assert result.exit_code == 0, result.output
     folders = [Path(c[1]) for c in calls(tmp_path)]
     assert len(set(folders)) == 2

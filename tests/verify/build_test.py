@@ -72,7 +72,9 @@ def test_a_cmake_project_that_builds(tmp_path, rocm):
     assert code == 0, text
     assert data["mode"] == "build" and data["summary"]["built"] == 1
     assert (data["summary"]["targets"], data["summary"]["targets_built"]) == (2, 2)
-    assert data["build_tools"]["programs"]["cmake"] == str(toolchain_cache() / "bin" / "cmake")
+    chroot = Path((toolchain_cache() / "bin" / ".root").read_text().strip())
+    assert data["build_tools"]["programs"]["cmake"] == str(chroot / "usr" / "bin" / "cmake")
+    assert data["sandbox"] == {"tool": shutil.which("bwrap"), "root": str(chroot)}
     assert data["build_tools"]["link_flags"][0] == "-fuse-ld=lld"
     assert text.splitlines()[-1].startswith("1 of 1 project builds (CMake) with hipcc (HIP 6.4")
     assert "; 2 of 2 targets built (" in text.splitlines()[-1]

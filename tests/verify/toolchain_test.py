@@ -9,7 +9,7 @@ import pytest
 
 from hipport.doctor.system import Output, System
 from hipport.verify.compiler import Compiler
-from hipport.verify.toolchain import NoBuildTool, find_toolchain
+from hipport.verify.toolchain import CHROOT_PATH, NoBuildTool, find_toolchain
 
 
 def machine(tmp_path: Path, answers: dict[str, Output] | None = None,
@@ -71,3 +71,29 @@ def test_a_tool_that_does_not_run_is_named(tmp_path):
     with pytest.raises(NoBuildTool, match=r"^cannot run cmake \(/usr/bin/cmake: cmake not "
                                           r"found\), which builds the project with hipcc"):
         find_toolchain(system, compiler("/usr/bin/hipcc"), ("cmake", "make"))
+
+
+def test_in_the_sandbox_the_toolchain_runs_its_chroots_own_tools(tmp_path):
+    """The wrappers' unshare and chroot cannot run in bwrap: the chroot their
+    .root names is the sandbox's root, its own cmake and make run there."""
+    system, asked = machine(tmp_path)
+    root = tmp_path / "rocm-x"
+    (root / "usr" / "bin").mkdir(parents=True)
+    (tmp_path / "tc" / "bin").mkdir(parents=True)
+    (tmp_path / "tc" / "bin" / ".root").write_text(f"{root}\n")
+    hipcc = tmp_path / "tc" / "bin" / "hipcc"
+    found = find_toolchain(system, compiler(str(hipcc), "toolchain"), ("cmake", "make"),
+                           bwrap="/usr/bin/bwrap")
+    assert found.tools.program("cmake") == ("/usr/bin/cmake",) and found.sysroot == root
+    assert dict(found.tools.env)["PATH"] == CHROOT_PATH
+    (probe,) = [a for a in asked if a[0] == "/usr/bin/bwrap" and "/usr/bin/cmake" in a]
+    assert probe[probe.index("--ro-bind") + 1:probe.index("--ro-bind") + 3] == [str(root), "/"]
+    assert probe[-2:] == ["/usr/bin/cmake", "--version"]
+    assert found.where == (("cmake", f"{root}/usr/bin/cmake"), ("make", f"{root}/usr/bin/make"))
+
+
+def test_a_host_rocm_under_home_is_shown_to_the_sandbox(tmp_path):
+    system, _ = machine(tmp_path, HOME="/home/me")
+    found = find_toolchain(system, compiler("/home/me/rocm/bin/hipcc", "--hipcc"), ("cmake",),
+                           bwrap="/usr/bin/bwrap")
+    assert Path("/home/me/rocm") in found.needs and found.sysroot == Path("/")

@@ -82,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     changes = Changes()
     touched: Counter[str] = Counter()
     for rel, doc in tree.items():
-        if rel.startswith("inventory/") or not isinstance(doc, dict):
-            continue
+        if rel.startswith("inventory/") or not isinstance(doc, dict) or "library" not in doc:
+            continue  # the inventory, the library table (rocm-libraries.yaml), polyfills
         file_library[rel] = doc["library"]
         for e in doc.get("entries", []):
             existing[e["cuda"]] = (rel, e)

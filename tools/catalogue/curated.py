@@ -293,3 +293,14 @@ _JIT_ENUMERATORS = {
 CURATED.update({cuda: {"hip": hip, "kind": "function"} for cuda, hip in _LINKER.items()})
 CURATED.update({cuda: {"hip": hip, "kind": "type"} for cuda, hip in _LINKER_TYPES.items()})
 CURATED.update({cuda: {"hip": hip, "kind": "enum"} for cuda, hip in _JIT_ENUMERATORS.items()})
+
+# --- NVRTC's device binary ---------------------------------------------------------
+# A CUBIN is the code object cuModuleLoadData loads; hipRTC's is hiprtcGetCode
+# (every release), which hipModuleLoadData loads.  HIPIFY's hiprtcGetBitcode
+# returns LLVM bitcode (for hiprtcLink*), which no module loader takes.
+CURATED.update({
+    "nvrtcGetCUBIN": {"hip": "hiprtcGetCode", "kind": "function",
+                      "note": "the code object hipModuleLoadData loads (not LLVM bitcode)"},
+    "nvrtcGetCUBINSize": {"hip": "hiprtcGetCodeSize", "kind": "function",
+                          "note": "the size of the code object hiprtcGetCode returns"},
+})

@@ -19,7 +19,7 @@ from typing import Iterable
 LIBRARY_PATHS: dict[str, tuple[str, ...]] = {
     # Clang's HIP wrapper headers: from ROCm 6 on, the device math functions
     # are declared there and no longer in hip/amd_detail/amd_math_functions.h.
-    "hip": ("hip", "__clang_hip_math.h", "__clang_hip_cmath.h",
+    "hip": ("hip", "__clang_hip_math.h", "__clang_hip_cmath.h", "__clang_hip_runtime_wrapper.h",
             "__clang_hip_libdevice_declares.h", "__clang_hip_stdlib.h",
             "__clang_cuda_math_forward_declares.h", "__clang_cuda_complex_builtins.h"),
     "hiprtc": ("hip/hiprtc.h",),
@@ -184,7 +184,8 @@ def header_sets(repo_root: Path | None, extra_sysroots: Iterable[Path] = ()) -> 
 
     * the system's (``/usr/include``: Debian 12's HIP 5.2) with the library
       headers its compiler is used with (``.toolchain/rocm-extra``);
-    * the modern oracle's chroot (``$HIPPORT_TOOLCHAIN_CACHE/rocm-sid``: 6.4);
+    * the modern oracles' chroots (``$HIPPORT_TOOLCHAIN_CACHE/rocm-sid``: 6.4;
+      ``$HIPPORT_TOOLCHAIN_CACHE/rocm-7.2/root``: 7.2, Debian experimental);
     * unpacked Debian roots given as ``extra_sysroots`` or found under
       ``.toolchain/doctor-roots/*`` (Debian 13's HIP 5.7).
 
@@ -193,6 +194,7 @@ def header_sets(repo_root: Path | None, extra_sysroots: Iterable[Path] = ()) -> 
     candidates: list[tuple[Path, list[Path], str]] = [
         (Path("/"), system_extra_dirs(repo_root), "system"),
         (toolchain_cache() / "rocm-sid", [], "rocm-sid chroot"),
+        (toolchain_cache() / "rocm-7.2" / "root", [], "rocm-7.2 chroot"),
     ]
     candidates += [(Path(p), [], str(p)) for p in extra_sysroots]
     if repo_root is not None:
@@ -225,6 +227,10 @@ def _iter_files(root: Path, sub: str) -> Iterable[Path]:
                     yield p
 
 
+# Keywords of every Clang that compiles HIP: no header declares them.
+CLANG_KEYWORDS = frozenset({"__restrict__"})
+
+
 @dataclass
 class HipLibraryHeaders:
     """Identifiers and header files of one HIP library across include dirs."""
@@ -248,7 +254,7 @@ class HipLibraryHeaders:
     def has(self, name: str) -> bool:
         """True when ``name`` (possibly ``ns::qualified``) is declared."""
         last = name.rsplit("::", 1)[-1]
-        return last in self.identifiers
+        return last in self.identifiers or (self.name == "hip" and last in CLANG_KEYWORDS)
 
     def is_deprecated(self, name: str) -> bool:
         return name.rsplit("::", 1)[-1] in self.deprecated

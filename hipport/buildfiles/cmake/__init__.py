@@ -30,6 +30,10 @@ class CMake(BuildSystem):
     file_names = (LISTS,)
     suffixes = (".cmake",)
     programs = ("cmake", "make")  # the Makefile generator
+    # A newline is cut off, ';' splits a list, '#', '"' and '\\' break the
+    # generated Makefiles (CMake 3.25 and 4.3 alike).
+    path_characters = (("\n", "a newline"), (";", "a ';'"), ("#", "a '#'"), ('"', "a '\"'"),
+                       ("\\", "a '\\'"))
 
     def parse(self, text: str) -> list[Command]:
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.code_objects import architecture_loops, custom_command, is_arch_list
 from hipport.buildfiles.cmake.cuda_version import cuda_versions
 from hipport.buildfiles.cmake.flags import flag_arguments, flag_variables
 from hipport.buildfiles.cmake.gpu_targets import default_architectures
@@ -26,7 +27,7 @@ from hipport.settings import Settings
 
 
 def cmake_findings(text: str, commands: list[Command], options: Settings) -> list[Finding]:
-    p = CMakePass(text, options)
+    p = CMakePass(text, options, arch_loops=architecture_loops(commands))
     _survey(p, commands)
     p.flag_variables = flag_variables(commands)
     for cmd in commands:
@@ -267,6 +268,8 @@ def _set(p: CMakePass, cmd: Command) -> None:
         flag_arguments(p, cmd, values, nvcc=True)
     elif var in p.flag_variables:
         flag_arguments(p, cmd, values, nvcc=p.flag_variables[var])
+    elif is_arch_list(values):  # set(GENCODE -gencode=arch=compute_80,code=sm_80 ...)
+        flag_arguments(p, cmd, values, nvcc=True)
 
 
 def _aux_sources(p: CMakePass, cmd: Command) -> None:
@@ -302,6 +305,8 @@ _HANDLERS = {
     "set_source_files_properties": properties,
     "target_link_libraries": unknown_libraries,
     "aux_source_directory": _aux_sources,
+    "add_custom_command": custom_command,
+    "add_custom_target": custom_command,
     "link_libraries": unknown_libraries,
     **{name: _target for name in N.TARGET_COMMANDS},
     "cuda_include_directories": _target,

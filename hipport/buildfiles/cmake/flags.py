@@ -122,7 +122,9 @@ def _rewrite(p: CMakePass, words: list[Word], nvcc: bool, bare_g: bool = False,
     words = [w for w in words if w.text]
     if not words:
         return
-    result = rewrite_flags(p.text, words, p.options.offload_arch, nvcc=nvcc, bare_g=bare_g)
+    loops = [v for s, e, v in p.arch_loops if s <= words[0].start < e]
+    result = rewrite_flags(p.text, words, p.options.offload_arch, nvcc=nvcc, bare_g=bare_g,
+                           arch_loop=loops[-1] if loops else None)
     findings = result.findings
     if listed and not shell:
         findings = [replace(f, fix=_as_list(f.fix)) if f.fix is not None else f

@@ -38,6 +38,8 @@ class CMakePass:
     host_use: int | None = None  # the first target command that gets hip::host
     # the project's own variables that hold flags -> whether they are nvcc's
     flag_variables: dict[str, bool] = field(default_factory=dict)
+    # (start, end, variable) of loops over the GPU list (cmake.code_objects)
+    arch_loops: list[tuple[int, int, str]] = field(default_factory=list)
 
     def edit(self, code: str, message: str, start: int, end: int, text: str,
              claim: bool = True) -> None:

@@ -5,6 +5,7 @@ rules claimed are left to them."""
 from __future__ import annotations
 
 from hipport.buildfiles.cmake import names as N
+from hipport.buildfiles.cmake.code_objects import DEVICE_OUTPUT_PROPERTIES, device_output_property
 from hipport.buildfiles.cmake.passes import CMakePass
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, looks_like_cuda_library
@@ -20,6 +21,9 @@ def rename_names(p: CMakePass, cmd: Command) -> None:
                 not p.is_claimed(a.start, a.end):
             new = N.PROPERTY_RENAMES[a.value]
             p.edit("HP602", f"property {a.value} -> {new}", a.value_start, a.value_end, new)
+            continue
+        if in_property_command and a.value in DEVICE_OUTPUT_PROPERTIES:
+            device_output_property(p, a)
             continue
         if in_property_command and a.value.startswith("CUDA_") and \
                 a.value not in N.DEVICE_LINK and not p.is_claimed(a.start, a.end):

@@ -66,7 +66,9 @@ def make_findings(text: str, lines: list[MakeLine], options: Settings,
                     moved = _rule_objects_first(text, rule, words)
                 if moved is not None:
                     findings.append(moved)
-            claimed = _flags(text, words, options, nvcc, findings)
+            # A code-object build without -o writes what the rule makes.
+            claimed = _flags(text, words, options, nvcc, findings,
+                             "$@" if nvcc and rule is not None else None)
             if not nvcc:
                 findings += _host_platform(text, words)
         elif line.kind is LineKind.OTHER:
@@ -133,8 +135,8 @@ def _recipe_end(text: str, line: MakeLine) -> int:
 
 
 def _flags(text: str, words: list[Word], options: Settings, nvcc: bool,
-           findings: list[Finding]) -> list[tuple[int, int]]:
-    result = rewrite_flags(text, words, options.offload_arch, nvcc=nvcc)
+           findings: list[Finding], output: str | None = None) -> list[tuple[int, int]]:
+    result = rewrite_flags(text, words, options.offload_arch, nvcc=nvcc, output=output)
     findings += result.findings
     return result.claimed
 

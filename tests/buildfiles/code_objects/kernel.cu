@@ -1,0 +1,5 @@
+// Device code only: the program loads it at run time (cuModuleLoad).
+extern "C" __global__ void scale(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}

@@ -1,0 +1,76 @@
+"""ROCm 7's hip_runtime.h no longer includes <stdio.h>, <string.h>, <assert.h>
+and <thread>; nvcc's implicit cuda_runtime.h does: a .cu file that used them
+gets the include (HP319) when the target is ROCm 7 or newer."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.api import convert_source
+from hipport.settings import Settings
+
+ROCM_7 = Settings(rocm_version=(7, 2))
+ROCM_6 = Settings(rocm_version=(6, 4))
+
+FIXES = [
+    pytest.param("#include <cuda_runtime.h>\n__global__ void k() { printf(\"%d\\n\", 1); }\n",
+                 "#include <hip/hip_runtime.h>\n#include <stdio.h>\n"
+                 "__global__ void k() { printf(\"%d\\n\", 1); }\n", "k.cu", id="after-the-include"),
+    pytest.param("__global__ void k() { printf(\"hi\\n\"); }\n",
+                 "#include <hip/hip_runtime.h>\n#include <stdio.h>\n"
+                 "__global__ void k() { printf(\"hi\\n\"); }\n", "k.cu",
+                 id="with-the-runtime-include"),
+    pytest.param("#include <cuda_runtime.h>\n#include <vector>\n"
+                 "void f(char* p) { memcpy(p, p + 1, 1); assert(p); std::thread t(f, p); }\n",
+                 "#include <hip/hip_runtime.h>\n#include <vector>\n#include <string.h>\n"
+                 "#include <assert.h>\n#include <thread>\n"
+                 "void f(char* p) { memcpy(p, p + 1, 1); assert(p); std::thread t(f, p); }\n",
+                 "k.cu", id="after-the-last-include"),
+    pytest.param("#include <cuda_runtime.h>\r\nvoid f() { std::printf(\"x\"); }\r\n",
+                 "#include <hip/hip_runtime.h>\r\n#include <stdio.h>\r\n"
+                 "void f() { std::printf(\"x\"); }\r\n",
+                 "k.cu", id="crlf-and-std-qualified"),
+    pytest.param("#pragma once\n#include <cuda_runtime.h>\n"
+                 "__device__ void d() { printf(\"x\"); }\n",
+                 "#pragma once\n#include <hip/hip_runtime.h>\n#include <stdio.h>\n"
+                 "__device__ void d() { printf(\"x\"); }\n", "d.cuh", id="cuda-header"),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "name"), FIXES)
+def test_rewrite(before, after, name):
+    result = convert_source(before, ROCM_7, name=name)
+    assert result.output.decode() == after
+    assert "HP319" in {f.code for f in result.findings}
+
+
+NOOPS = [
+    pytest.param("#include <cuda_runtime.h>\n#include <cstdio>\nvoid f() { printf(\"x\"); }\n",
+                 "k.cu", id="included-as-cstdio"),
+    pytest.param("#include <cuda_runtime.h>\nstruct L { void printf(const char*); };\n"
+                 "void f(L l, L* p) { l.printf(\"x\"); p->printf(\"y\"); }\n", "k.cu",
+                 id="member-functions"),
+    pytest.param("#include <cuda_runtime.h>\nvoid f() { mylib::printf(\"x\"); }\n", "k.cu",
+                 id="user-namespace"),
+    pytest.param("#include <cuda_runtime.h>\nvoid f() { static_assert(true, \"\"); "
+                 "puts_all(); }\n// printf in a comment\nconst char* s = \"memcpy\";\n", "k.cu",
+                 id="look-alike-words"),
+    pytest.param("#include <cuda_runtime.h>\n#define assert(x) check(x)\n"
+                 "void f(int* p) { assert(p); }\n", "k.cu", id="own-assert-macro"),
+    pytest.param("#include <cuda_runtime.h>\nvoid f() { printf(\"x\"); }\n", "host.cpp",
+                 id="cpp-file-was-never-given-it"),
+]
+
+
+@pytest.mark.parametrize(("source", "name"), NOOPS)
+def test_unchanged(source, name):
+    result = convert_source(source, ROCM_7, name=name)
+    assert "HP319" not in {f.code for f in result.findings}
+    assert b"#include <stdio.h>" not in result.output
+
+
+def test_rocm_6_still_includes_them():
+    # ROCm 6.4's hip_runtime.h includes <stdio.h>, <assert.h> and <thread>:
+    # nothing to add for a 6.x target.
+    source = "#include <cuda_runtime.h>\nvoid f() { printf(\"x\"); }\n"
+    result = convert_source(source, ROCM_6, name="k.cu")
+    assert result.output == b"#include <hip/hip_runtime.h>\nvoid f() { printf(\"x\"); }\n"
