@@ -56,11 +56,36 @@ DROPPED = frozenset({
     "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
     "-Wno-deprecated-gpu-targets", "-ftz=false", "--ftz=false", "-fmad=true", "--fmad=true",
     "-prec-div=true", "--prec-div=true", "-prec-sqrt=true", "--prec-sqrt=true",
+    # nvcc's driver passing what it does not know on to GCC: Clang is the host
+    # compiler itself (and rejects both: "unknown argument")
+    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+    "-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
+    "-allow-unsupported-compiler", "--allow-unsupported-compiler",
+    # PTX and nvcc's optimiser
+    "-src-in-ptx", "--source-in-ptx", "-restrict", "--restrict",
+    "-extra-device-vectorization", "--extra-device-vectorization",
+    # nvcc's front end's own warning numbers
+    "--display-error-number", "-err-no", "--no-display-error-number", "-no-err-no",
 })
+# nvcc's -Werror takes a kind: its own warnings' Clang name, or None where
+# the warning is nvcc's alone.  all-warnings is not Clang's -Werror: HIP's
+# headers warn where CUDA's do not (hipError_t is [[nodiscard]]: every
+# unchecked hipMemcpy stops the build).
+WERROR_OPTIONS = frozenset({"-Werror", "--Werror"})
+WERROR_KINDS: dict[str, str | None] = {
+    "all-warnings": None, "reorder": "-Werror=reorder",
+    "deprecated-declarations": "-Werror=deprecated-declarations",
+    "cross-execution-space-call": None, "ext-lambda-captures-this": None,
+    "default-stream-launch": None, "missing-launch-bounds": None,
+}
 # Options whose value (``-X=v`` or ``-X v``) is for nvcc's own tools.
 DROPPED_WITH_VALUE = frozenset({
     "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xfatbin",
     "--fatbin-options", "-Xcudafe", "-ccbin", "--compiler-bindir", "-cudart", "--cudart",
+    # nvcc's warning numbers (Clang's warnings have names) and its compile threads
+    "--diag-suppress", "-diag-suppress", "--diag_suppress", "--diag-warn", "-diag-warn",
+    "--diag-error", "-diag-error", "--diag-default", "-diag-default", "--threads", "-split-compile",
+    "--split-compile",
 })
 HOST_COMPILER_OPTIONS = frozenset({"-Xcompiler", "--compiler-options"})
 # Host-compiler flags GCC takes and Clang does not (-Xcompiler unwrapped):
@@ -82,9 +107,6 @@ UNTRANSLATABLE: dict[str, str] = {
     "-dlto": "device LTO: HIP-Clang has -foffload-lto",
     "--prec-div=false": "approximate division: consider -ffast-math",
     "--prec-sqrt=false": "approximate sqrt: consider -ffast-math",
-    "-Werror=cross-execution-space-call": "nvcc diagnostic",
-    "--display-error-number": "nvcc diagnostic", "--diag-suppress": "nvcc diagnostic",
-    "-diag-suppress": "nvcc diagnostic", "--threads": "nvcc parallel compilation",
     "-t": "nvcc parallel compilation", "--optimize": "use -O<n>",
 }
 _NVCC_ONLY_REPORTED = frozenset({"-keep", "-t", "-dlink"})
@@ -95,6 +117,7 @@ class FlagResult:
     findings: list[Finding] = field(default_factory=list)
     claimed: list[tuple[int, int]] = field(default_factory=list)  # spans now owned by a fix
     libraries: set[RocmLibrary] = field(default_factory=set)
+    removed: set[int] = field(default_factory=set)  # indices of the words deleted
 
 
 @dataclass(frozen=True)
@@ -156,6 +179,16 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
             else:
                 flags = " ".join(HOST_TRANSLATED.get(p, p) for p in value.split(",") if p)
                 act = _Action(i, last, "HP610", f"{option} {value} -> {flags}", flags or None)
+        elif (v := _value(words, i, WERROR_OPTIONS)) and v[1] in WERROR_KINDS and \
+                WERROR_KINDS[v[1]] != w:  # (-Werror=reorder is Clang's too)
+            option, value, last = v
+            new = WERROR_KINDS[value]
+            act = _Action(i, last, "HP610" if new else "HP611",
+                          f"{option} {value} -> {new}" if new else
+                          f"{option} {value} removed: nvcc's warnings as errors (HIP's "
+                          "headers warn where CUDA's do not: unchecked hipError_t results)"
+                          if value == "all-warnings" else
+                          f"{option} {value} removed: an nvcc warning Clang does not have", new)
         elif v := _value(words, i, DROPPED_WITH_VALUE):
             option, value, last = v
             act = _Action(i, last, "HP611", f"{option} {value} removed: no HIP meaning", None)
@@ -203,6 +236,7 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
         actions[genco] = _code_object(actions[genco], words, offload, arch_done, output)
     removed = {k for a in actions if a.text is None and not a.report_only
                for k in range(a.first, a.last + 1)}
+    result.removed = removed
     for a in actions:
         head, tail = words[a.first], words[a.last]
         if a.report_only:

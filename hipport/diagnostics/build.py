@@ -31,7 +31,12 @@ _CONVERSIONS: tuple[Code, ...] = (
          "given with `--offload-arch` (default `gfx90a;gfx942`): `--offload-arch=gfx90a "
          "--offload-arch=gfx942` for hipcc, `CMAKE_HIP_ARCHITECTURES` / `HIP_ARCHITECTURES` for "
          "CMake. When the CUDA architecture came from a variable (`-arch=sm_$(SM)`), that "
-         "variable no longer affects the build; the message names it."),
+         "variable no longer affects the build; the message names it. A CMake file that "
+         "enables CUDA and sets no architectures gets `if(NOT DEFINED "
+         "CMAKE_HIP_ARCHITECTURES)` `set(CMAKE_HIP_ARCHITECTURES ...)` before the "
+         "`project()`/`enable_language()` that enables HIP: CMake would otherwise build for "
+         "the configuring machine's GPU, or gfx906; `-DCMAKE_HIP_ARCHITECTURES=...` still "
+         "chooses."),
     Code("HP604", "find-package", "find_package of the CUDA toolkit replaced by HIP and the "
          "ROCm libraries the file uses.", _I,
          "`find_package(CUDAToolkit)` and the legacy `find_package(CUDA)` become "
@@ -136,6 +141,18 @@ _CONVERSIONS: tuple[Code, ...] = (
          "`<source>-hip-amdgcn-amd-amdhsa.hipfb`).\n\n"
          "```make\nkernel.cubin: kernel.cu\n\t$(HIPCC) --genco --offload-arch=gfx90a "
          "--offload-arch=gfx942 -o $@ $<\n```"),
+    Code("HP620", "cmake-cuda-version-resolved", "A CUDA version a CMake file reads "
+         "(`CMAKE_CUDA_COMPILER_VERSION`, `CUDAToolkit_VERSION`, FindCUDA's `CUDA_VERSION`) "
+         "replaced by the release given with --assume-cuda-version (default 12.0).", _I,
+         "After conversion nothing sets these variables, and `CMAKE_CUDA_COMPILER_VERSION` "
+         "renamed would be `CMAKE_HIP_COMPILER_VERSION`, Clang's version (21 with ROCm 6.4): "
+         "`if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER 13) message(FATAL_ERROR ...)` stopped "
+         "the configure, and every \"at least CUDA 11\" test took the old-CUDA branch. As HP309 "
+         "does for `CUDART_VERSION` in sources, each `${VAR}` and each bare name compared in "
+         "a condition becomes the version the code is assumed to be written for; "
+         "`if(DEFINED CUDA_VERSION)` and a bare `if(CUDA_VERSION)` are left to you (HP651).\n\n"
+         "```cmake\nif(CUDAToolkit_VERSION VERSION_LESS 11.0)   # before\n"
+         "if(\"12.0\" VERSION_LESS 11.0)               # after\n```"),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (

@@ -234,14 +234,17 @@ def cmake_configure_args(oracle: HipOracle, tmp: Path, stubbed: list[str],
     return args, env
 
 
-def cmake_build(oracle: HipOracle, source: Path, tmp: Path) -> Build:
+def cmake_build(oracle: HipOracle, source: Path, tmp: Path,
+                defines: tuple[str, ...] = ()) -> Build:
     """`cmake -S source -B tmp/build` and `cmake --build tmp/build` (objects
-    only when a library is headers only)."""
+    only when a library is headers only); ``defines``: the user's own
+    ``-D...`` options."""
     lists = (source / "CMakeLists.txt").read_text()
     packages = sorted(set(re.findall(r"find_package\((\w+)", lists)) - {"hip"})
     stubbed = [p for p in packages if not _package_config_present(oracle, p)]
     libraries = Libraries.of(oracle, packages)
     args, env = cmake_configure_args(oracle, tmp, stubbed, bool(libraries.unloadable))
+    args += defines
     build = tmp / "build"
     configure = run(oracle.command("cmake", "-S", str(source), "-B", str(build), *args),
                     tmp, env)

@@ -7,6 +7,12 @@ from hipport.buildfiles import convert_build_file, detect_build_kind
 from hipport.settings import Settings
 
 OPTS = Settings(offload_arch=("gfx90a", "gfx942"))
+# What marks a list's .cu files as HIP when it may hold other files too (HP606).
+FILTER = ('set({v}_HIPPORT_CU ${{{v}}})\nlist(FILTER {v}_HIPPORT_CU INCLUDE REGEX "\\\\.cu$")\n'
+          "set_source_files_properties(${{{v}_HIPPORT_CU}}{where} PROPERTIES LANGUAGE HIP)\n")
+# What a file that enables HIP and sets no GPU targets gets before it does (HP603).
+ARCHS = ('if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")'
+         "\nendif()\n")
 
 
 def convert(text: str) -> tuple[str, list[str]]:
@@ -15,20 +21,20 @@ def convert(text: str) -> tuple[str, list[str]]:
 
 
 @pytest.mark.parametrize("before, after", [
-    pytest.param("project(a LANGUAGES CXX CUDA)\n", "project(a LANGUAGES CXX HIP)\n",
+    pytest.param("project(a LANGUAGES CXX CUDA)\n", ARCHS + "project(a LANGUAGES CXX HIP)\n",
                  id="project-languages"),
-    pytest.param("project(a CXX CUDA)\n", "project(a CXX HIP)\n", id="project-positional"),
-    pytest.param("enable_language(CUDA)\n", "enable_language(HIP)\n", id="enable-language"),
+    pytest.param("project(a CXX CUDA)\n", ARCHS + "project(a CXX HIP)\n", id="project-positional"),
+    pytest.param("enable_language(CUDA)\n", ARCHS + "enable_language(HIP)\n", id="enable-language"),
     pytest.param("cmake_minimum_required(VERSION 3.18)\nproject(a CUDA)\n",
-                 "cmake_minimum_required(VERSION 3.21)\nproject(a CXX HIP)\n",
+                 "cmake_minimum_required(VERSION 3.21)\n" + ARCHS + "project(a CXX HIP)\n",
                  id="minimum-raised"),
-    pytest.param("project(a LANGUAGES CUDA)\n", "project(a LANGUAGES CXX HIP)\n",
+    pytest.param("project(a LANGUAGES CUDA)\n", ARCHS + "project(a LANGUAGES CXX HIP)\n",
                  id="cuda-alone-gains-cxx"),
     pytest.param("project(a VERSION 2.1 LANGUAGES CUDA DESCRIPTION d)\n",
-                 "project(a VERSION 2.1 LANGUAGES CXX HIP DESCRIPTION d)\n",
+                 ARCHS + "project(a VERSION 2.1 LANGUAGES CXX HIP DESCRIPTION d)\n",
                  id="cuda-alone-among-keywords"),
     pytest.param("cmake_minimum_required(VERSION 3.18...3.27)\nenable_language(CUDA)\n",
-                 "cmake_minimum_required(VERSION 3.21...3.27)\nenable_language(HIP)\n",
+                 "cmake_minimum_required(VERSION 3.21...3.27)\n" + ARCHS + "enable_language(HIP)\n",
                  id="minimum-range"),
     pytest.param("set(CMAKE_CUDA_STANDARD 17)\n", "set(CMAKE_HIP_STANDARD 17)\n",
                  id="cmake-cuda-variable"),
@@ -77,20 +83,21 @@ def convert(text: str) -> tuple[str, list[str]]:
                  id="library-without-find-package"),
     pytest.param("project(a LANGUAGES CXX CUDA)\nadd_library(k STATIC k.cu host.cc)\n"
                  "target_link_libraries(k cublas)\n",
-                 "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 ARCHS + "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
                  "find_package(hipblas REQUIRED)\nadd_library(k STATIC k.cu host.cc)\n"
                  "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
                  "target_link_libraries(k hip::host)\n"
                  "target_link_libraries(k roc::hipblas)\n", id="cxx-sources-get-hip-host-plain"),
     pytest.param("project(a LANGUAGES CXX CUDA)\nset(SRC main.cpp)\n"
                  "add_executable(a ${SRC} k.cu)\n",
-                 "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\nset(SRC main.cpp)\n"
+                 ARCHS + "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 "set(SRC main.cpp)\n"
                  "add_executable(a ${SRC} k.cu)\nset_source_files_properties(k.cu PROPERTIES "
                  "LANGUAGE HIP)\ntarget_link_libraries(a PRIVATE hip::host)\n",
                  id="cxx-sources-in-a-variable"),
     pytest.param("set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n",
                  "set(SRCS a.cu b.cu)\nadd_library(k STATIC ${SRCS})\n"
-                 "set_source_files_properties(a.cu b.cu PROPERTIES LANGUAGE HIP)\n",
+                 "set_source_files_properties(${SRCS} PROPERTIES LANGUAGE HIP)\n",
                  id="cu-sources-through-variable"),
     pytest.param("find_package(CUDA)\ncuda_add_executable(app k.cu)\n",
                  "find_package(hip)\nadd_executable(app k.cu)\nset_source_files_properties("
@@ -101,12 +108,13 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "target_link_libraries(t hip::host)\n", id="legacy-variables"),
     pytest.param("project(a C CXX CUDA)\nadd_executable(s s.c)\n"
                  "target_link_libraries(s PUBLIC cudart cusparse)\n",
-                 "project(a C CXX HIP)\nfind_package(hip REQUIRED)\nfind_package(hipsparse "
+                 ARCHS + "project(a C CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 "find_package(hipsparse "
                  "REQUIRED)\nadd_executable(s s.c)\n"
                  "target_link_libraries(s PUBLIC hip::host roc::hipsparse)\n",
                  id="bare-runtime-name-needs-hip-package"),
     pytest.param("project(p CUDA)\naux_source_directory(src SRC)\nadd_executable(p ${SRC})\n",
-                 "project(p CXX HIP)\naux_source_directory(src SRC)\n"
+                 ARCHS + "project(p CXX HIP)\naux_source_directory(src SRC)\n"
                  'file(GLOB SRC_HIPPORT_CU "src/*.cu")\n'
                  "set_source_files_properties(${SRC_HIPPORT_CU} PROPERTIES LANGUAGE HIP)\n"
                  "list(APPEND SRC ${SRC_HIPPORT_CU})\nadd_executable(p ${SRC})\n",
@@ -115,8 +123,8 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-gline-tables-only>)"
                  "\n", id="genex-language-and-flag"),
     pytest.param("target_compile_options(t PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v "
-                 "--expt-relaxed-constexpr>)\n", "target_compile_options(t PRIVATE\n  "
-                 "$<$<COMPILE_LANGUAGE:HIP>:>)\n", id="genex-split-over-arguments"),
+                 "--expt-relaxed-constexpr>)\n", "target_compile_options(t PRIVATE\n)\n",
+                 id="genex-split-over-arguments"),
     pytest.param("if(DEBUG)\n  target_compile_options(t PRIVATE "
                  "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>)\nendif()\n",
                  "if(DEBUG)\n  target_compile_options(t PRIVATE "
@@ -138,8 +146,89 @@ def convert(text: str) -> tuple[str, list[str]]:
                  "set_source_files_properties(k.cpp PROPERTIES LANGUAGE HIP)\n",
                  id="source-language-property"),
     pytest.param("# CUDA::cublas in a comment\nproject(a CUDA) # CUDA here too\n",
-                 "# CUDA::cublas in a comment\nproject(a CXX HIP) # CUDA here too\n",
+                 "# CUDA::cublas in a comment\n" + ARCHS + "project(a CXX HIP) # CUDA here too\n",
                  id="comments-preserved"),
+    # .cu sources named as CMake resolves them, in the target's directory
+    pytest.param("set(CUDA_SOURCES Stream.cu)\nlist(TRANSFORM CUDA_SOURCES PREPEND src/cuda/)\n"
+                 "add_library(k ${CUDA_SOURCES})\n",
+                 "set(CUDA_SOURCES Stream.cu)\nlist(TRANSFORM CUDA_SOURCES PREPEND src/cuda/)\n"
+                 "add_library(k ${CUDA_SOURCES})\n"
+                 "set_source_files_properties(${CUDA_SOURCES} PROPERTIES LANGUAGE HIP)\n",
+                 id="moved-list-named-by-its-variable"),
+    pytest.param("set(SRC a.cu a.cuh)\nadd_library(k ${SRC})\n",
+                 "set(SRC a.cu a.cuh)\nadd_library(k ${SRC})\n" + FILTER.format(v="SRC", where=""),
+                 id="list-with-headers-filtered"),
+    pytest.param("find_package(CUDAToolkit)\nadd_subdirectory(backend)\n"
+                 "add_executable(app main.cpp ${BACKEND_SOURCES})\n",
+                 "find_package(hip)\nadd_subdirectory(backend)\n"
+                 "add_executable(app main.cpp ${BACKEND_SOURCES})\n"
+                 + FILTER.format(v="BACKEND_SOURCES", where=""), id="list-from-another-listing"),
+    pytest.param("target_sources(app PRIVATE Scale.cu)\n",
+                 "target_sources(app PRIVATE Scale.cu)\n"
+                 "set_source_files_properties(Scale.cu TARGET_DIRECTORY app PROPERTIES LANGUAGE "
+                 "HIP)\n", id="target-of-another-directory"),
+    pytest.param("set(K ${CMAKE_CURRENT_SOURCE_DIR}/k.cu)\ntarget_sources(app PRIVATE ${K} x.h)\n",
+                 "set(K ${CMAKE_CURRENT_SOURCE_DIR}/k.cu)\ntarget_sources(app PRIVATE ${K} x.h)\n"
+                 "set_source_files_properties(${K} TARGET_DIRECTORY app PROPERTIES LANGUAGE HIP)\n",
+                 id="current-source-dir-to-another-directory"),
+    pytest.param("add_library(k STATIC ../shared/k.cu)\n",
+                 "add_library(k STATIC ../shared/k.cu)\n"
+                 "set_source_files_properties(../shared/k.cu PROPERTIES LANGUAGE HIP)\n",
+                 id="parent-folder-source"),
+    # a find_package covers the uses after it in its own block and the blocks inside
+    pytest.param("if(USE_HIP)\n  find_package(hipblaslt REQUIRED)\n"
+                 "  target_link_libraries(app roc::hipblaslt)\nelse()\n"
+                 "  find_package(CUDAToolkit REQUIRED)\n  target_link_libraries(app CUDA::cublasLt)"
+                 "\nendif()\n",
+                 "if(USE_HIP)\n  find_package(hipblaslt REQUIRED)\n"
+                 "  target_link_libraries(app roc::hipblaslt)\nelse()\n"
+                 "  find_package(hip REQUIRED)\n  find_package(hipblaslt REQUIRED)\n"
+                 "  target_link_libraries(app roc::hipblaslt)\nendif()\n",
+                 id="package-found-in-another-branch"),
+    pytest.param("if(WITH_CUDA)\n  find_package(CUDAToolkit REQUIRED)\nendif()\n"
+                 "function(add_fft t)\n  target_link_libraries(${t} CUDA::cufft)\nendfunction()\n",
+                 "if(WITH_CUDA)\n  find_package(hip REQUIRED)\nendif()\n"
+                 "function(add_fft t)\n  find_package(hipfft REQUIRED)\n"
+                 "  target_link_libraries(${t} hip::hipfft)\nendfunction()\n",
+                 id="package-used-in-a-function"),
+    pytest.param("find_package(CUDAToolkit)\nif(A)\n  target_link_libraries(a CUDA::cublas)\n"
+                 "elseif(B)\n  target_link_libraries(b CUDA::cublas)\nendif()\n",
+                 "find_package(hip)\nfind_package(hipblas)\nif(A)\n"
+                 "  target_link_libraries(a roc::hipblas)\nelseif(B)\n"
+                 "  target_link_libraries(b roc::hipblas)\nendif()\n",
+                 id="package-found-above-the-branches"),
+    # nvcc-only flags, in every place CMake keeps flags
+    pytest.param('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -forward-unknown-to-host-compiler '
+                 '-O2")\n', 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -O2")\n',
+                 id="forward-unknown"),
+    pytest.param('string(APPEND CMAKE_CUDA_FLAGS " --allow-unsupported-compiler -Werror '
+                 'all-warnings --diag-suppress 177")\n',
+                 'string(APPEND CMAKE_HIP_FLAGS " ")\n', id="werror-kind-and-diag"),
+    pytest.param('target_compile_options(t PRIVATE "--extended-lambda")\n',
+                 "target_compile_options(t PRIVATE)\n", id="emptied-quoted-option-goes"),
+    pytest.param('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>"'
+                 " -Wall)\n", "target_compile_options(t PRIVATE -Wall)\n",
+                 id="emptied-quoted-genex-goes"),
+    pytest.param('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:'
+                 '--expt-relaxed-constexpr;-arch=sm_80>")\n',
+                 'target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:'
+                 '--offload-arch=gfx90a;--offload-arch=gfx942>")\n', id="quoted-genex-as-list"),
+    pytest.param('target_compile_options(t PRIVATE "-arch=sm_80")\n',
+                 'target_compile_options(t PRIVATE "--offload-arch=gfx90a;--offload-arch=gfx942")'
+                 "\n", id="quoted-option-as-list"),
+    pytest.param('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-arch sm_80>")'
+                 "\n", 'target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:SHELL:'
+                 '--offload-arch=gfx90a --offload-arch=gfx942>")\n', id="shell-prefix"),
+    pytest.param("set(KERNEL_FLAGS -arch=sm_80 --expt-relaxed-constexpr -O3)\n"
+                 "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${KERNEL_FLAGS}>)\n",
+                 "set(KERNEL_FLAGS --offload-arch=gfx90a --offload-arch=gfx942 -O3)\n"
+                 "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:${KERNEL_FLAGS}>)\n",
+                 id="project-flag-variable"),
+    pytest.param('list(APPEND KERNEL_FLAGS "-x cu" --restrict)\n'
+                 'set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} ${KERNEL_FLAGS}")\n',
+                 'list(APPEND KERNEL_FLAGS "-x hip")\n'
+                 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} ${KERNEL_FLAGS}")\n',
+                 id="variable-in-cuda-flags-is-nvcc"),
 ])
 def test_cmake_fixes(before: str, after: str):
     out, _ = convert(before)
@@ -176,6 +265,22 @@ def test_cmake_fixes(before: str, after: str):
     pytest.param('install(FILES kernel.cu DESTINATION share/src)\n', id="installed-source"),
     pytest.param('configure_file(kernel.cu.in kernel.cu)\n', id="configured-source"),
     pytest.param('source_group("CUDA" FILES kernel.cu)\n', id="source-group"),
+    # nothing CUDA in the file: a list from elsewhere is not guessed at
+    pytest.param("add_executable(app main.cpp ${SOURCES})\n", id="unknown-list-no-cuda"),
+    pytest.param("project(a CXX)\nset(SRC main.cpp util.h)\nadd_executable(app ${SRC})\n",
+                 id="list-without-cu"),
+    pytest.param("find_package(CUDAToolkit)\nmy_add_test(t ${SOURCES})\n".replace(
+        "CUDAToolkit", "hip"), id="project-function-unknown-list"),
+    pytest.param("find_package(hipblaslt REQUIRED)\nif(A)\n"
+                 "  target_link_libraries(a roc::hipblaslt)\nendif()\n", id="package-found-above"),
+    # a variable no option list uses, and one a C++ option list uses (-G, -x cu
+    # are nvcc's only where nvcc is known)
+    pytest.param("set(NOT_FLAGS -G --expt-relaxed-constexpr)\n", id="unused-variable"),
+    pytest.param('set(HOST_FLAGS "-x cu")\ntarget_compile_options(t PRIVATE ${HOST_FLAGS})\n',
+                 id="host-variable-nvcc-only-flag"),
+    pytest.param("target_compile_options(t PRIVATE -Werror=format -Werror)\n", id="gcc-werror"),
+    pytest.param('set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -restrict-none")\n', id="look-alike"),
+    pytest.param('set(MSG "--extended-lambda")\nmessage(STATUS "${MSG}")\n', id="not-options"),
 ])
 def test_cmake_noop(text: str):
     out, codes = convert(text)
@@ -187,7 +292,8 @@ def test_cmake_noop(text: str):
     pytest.param("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n", "HP653",
                  id="cuda-compiler"),
     pytest.param("target_link_libraries(t CUDA::nvml)\n", "HP652", id="unknown-cuda-target"),
-    pytest.param("message(${CUDAToolkit_VERSION})\n", "HP651", id="toolkit-version"),
+    pytest.param("if(DEFINED CUDAToolkit_VERSION)\nendif()\n", "HP651", id="toolkit-version"),
+    pytest.param("message(${CUDAToolkit_BIN_DIR})\n", "HP651", id="toolkit-folder"),
     pytest.param("set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)\n", "HP651", id="unknown-cmake-var"),
     pytest.param("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-maxrregcount=32>)\n",
                  "HP650", id="untranslatable-flag"),
@@ -214,7 +320,9 @@ def test_offload_arch_option_is_used():
 def test_non_ascii_and_crlf_round_trip():
     text = "# représentation\r\nproject(a CUDA)\r\nmessage(\"é ${CMAKE_CUDA_FLAGS}\")\r\n"
     out = convert_build_file(text.encode(), "cmake", OPTS).output.decode()
-    assert out == text.replace("CUDA)", "CXX HIP)").replace("CMAKE_CUDA", "CMAKE_HIP")
+    archs = ARCHS.replace("\n", "\r\n")
+    assert out == text.replace("CUDA)", "CXX HIP)").replace("CMAKE_CUDA", "CMAKE_HIP").replace(
+        "project", archs + "project")
 
 
 def test_binary_input_is_skipped():
@@ -229,3 +337,73 @@ def test_binary_input_is_skipped():
 ])
 def test_detect_build_kind(name: str, kind: str | None):
     assert detect_build_kind(name) == kind
+
+
+# ---------------------------------------------------------- GPU targets --
+def test_gpu_targets_written_before_the_language_is_enabled():
+    """CMake reads CMAKE_HIP_ARCHITECTURES when HIP is enabled: without one,
+    it built for the configuring machine's GPU or gfx906."""
+    result = convert_build_file(b"cmake_minimum_required(VERSION 3.21)\n"
+                                b"project(a LANGUAGES CXX CUDA)\nadd_executable(a a.cu)\n",
+                                "cmake", Settings(offload_arch=("gfx90a",)))
+    out = result.output.decode()
+    assert out.startswith("cmake_minimum_required(VERSION 3.21)\n"
+                          "if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n"
+                          '  set(CMAKE_HIP_ARCHITECTURES "gfx90a")\nendif()\n'
+                          "project(a LANGUAGES CXX HIP)\n")
+    assert any(f.code == "HP603" and "gfx906" in f.finding.message for f in result.findings)
+
+
+def test_gpu_targets_indented_with_an_enable_language_in_a_branch():
+    out, _ = convert("if(WITH_GPU)\n  enable_language(CUDA)\nendif()\n")
+    assert out == ("if(WITH_GPU)\n  if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n"
+                   '    set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")\n  endif()\n'
+                   "  enable_language(HIP)\nendif()\n")
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("project(a CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 80)\n", id="cuda-architectures"),
+    pytest.param('set(CMAKE_CUDA_ARCHITECTURES "native")\nproject(a CUDA)\n',
+                 id="cuda-architectures-first"),
+    pytest.param("project(a CUDA)\nif(NOT CMAKE_HIP_ARCHITECTURES)\n"
+                 "  set(CMAKE_HIP_ARCHITECTURES gfx1100)\nendif()\n", id="hip-architectures-own"),
+    pytest.param("project(a CXX)\nadd_executable(a a.cpp)\n", id="no-cuda-enabled"),
+    pytest.param("check_language(CUDA)\n", id="language-only-checked"),
+])
+def test_gpu_targets_left_to_the_file(text: str):
+    out, _ = convert(text)
+    assert "if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)" not in out
+
+
+# ---------------------------------------------------------- CUDA version --
+@pytest.mark.parametrize("before, after", [
+    pytest.param("if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER 13)\n"
+                 '  message(FATAL_ERROR "CUDA ${CMAKE_CUDA_COMPILER_VERSION} is too new")\n'
+                 "endif()\n",
+                 'if("11.8" VERSION_GREATER 13)\n  message(FATAL_ERROR "CUDA 11.8 is too new")\n'
+                 "endif()\n", id="compiler-version"),
+    pytest.param("if(NOT 11.0 VERSION_LESS CUDAToolkit_VERSION)\nelseif(CUDA_VERSION STREQUAL "
+                 '"")\nendif()\n', 'if(NOT 11.0 VERSION_LESS "11.8")\nelseif("11.8" STREQUAL '
+                 '"")\nendif()\n', id="toolkit-and-findcuda-version"),
+    pytest.param("if(${CUDAToolkit_VERSION_MAJOR} GREATER_EQUAL 12 OR CUDA_VERSION_MINOR LESS 2)"
+                 "\nendif()\n", 'if(11 GREATER_EQUAL 12 OR "8" LESS 2)\nendif()\n',
+                 id="major-and-minor"),
+])
+def test_cuda_version_resolved_for_the_assumed_release(before: str, after: str):
+    result = convert_build_file(before.encode(), "cmake",
+                                Settings(assume_cuda_version=(11, 8)))
+    assert result.output.decode() == after
+    assert {f.code for f in result.findings} == {"HP620"}
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("if(DEFINED CUDA_VERSION)\nendif()\n", id="defined-test"),
+    pytest.param("if(CUDAToolkit_VERSION)\nendif()\n", id="truth-test"),
+    pytest.param("if(MY_CUDA_VERSION VERSION_LESS 11)\nendif()\n", id="own-variable"),
+    pytest.param('message("CUDA_VERSION is what FindCUDA sets")\n', id="text"),
+    pytest.param("set(X [[${CUDAToolkit_VERSION}]])\n", id="bracket"),
+])
+def test_cuda_version_look_alikes_stay(text: str):
+    result = convert_build_file(text.encode(), "cmake", OPTS)
+    assert result.output in (None, text.encode()) and not any(
+        f.code == "HP620" for f in result.findings)

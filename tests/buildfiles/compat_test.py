@@ -71,7 +71,7 @@ def test_cmake_project_sources_targets_and_libraries():
 
 def test_cmake_every_change_is_applied_and_counted():
     result = convert("project(a CUDA)\nadd_executable(a a.cu)\n", "cmake")
-    assert {f.code for f in result.findings} == {"HP601", "HP606", "HP614"}
+    assert {f.code for f in result.findings} == {"HP601", "HP603", "HP606", "HP614"}
     assert all(f.applied for f in result.findings)
 
 
@@ -129,6 +129,9 @@ def test_cmake_computed_project_name_is_spelled_by_cmake():
              'option(${HIPPORT_USE_HIP} "Build for AMD GPUs with HIP" OFF)\n'
              "if(${HIPPORT_USE_HIP})\n  add_compile_definitions(__HIP_PLATFORM_AMD__=1)\n"
              f"endif()\nif(${{HIPPORT_USE_HIP}})  {MARK}\n"
+             "  if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n"
+             '    set(CMAKE_HIP_ARCHITECTURES "gfx90a")\n'
+             "  endif()\n"
              '  project("${NAME}_example" CXX HIP)\n'
              'else()\n  project("${NAME}_example" CUDA)\nendif()\n')
     assert output(before, "cmake") == after

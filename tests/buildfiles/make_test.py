@@ -56,6 +56,8 @@ def convert(text: str):
                  id="xptxas-dropped-lineinfo"),
     pytest.param("F := --ptxas-options=-v --expt-relaxed-constexpr --extended-lambda -O3\n",
                  "F := -O3\n", id="dropped-at-start"),
+    pytest.param("NVCCFLAGS := -O3 -forward-unknown-to-host-compiler --threads 4 -Werror "
+                 "reorder\n", "HIPCCFLAGS := -O3 -Werror=reorder\n", id="nvcc-driver-options"),
     pytest.param("NVCC_FLAGS=-m64 --resource-usage -lineinfo\n",
                  "HIPCC_FLAGS=-m64 -Rpass-analysis=kernel-resource-usage -gline-tables-only\n",
                  id="resource-usage"),

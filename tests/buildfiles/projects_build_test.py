@@ -5,7 +5,14 @@ needs it), and a host-only main.cpp beside the kernels (it compiles as CXX
 and must get the HIP platform from hip::host; in a Makefile, from
 -D__HIP_PLATFORM_AMD__ beside HIP's include path), and a texture reader
 (hipport's default targets without gfx942, which has no texture units), and
-a link line with a .cu source before objects."""
+a link line with a .cu source before objects; nvcc-only flags in every
+place CMake keeps them (nvcc_flags: clang rejects each one kept, and an
+emptied quoted option reached it as an empty argument); CUDA version
+checks (cuda_version: read as Clang's version, "CUDA 21 is too new" stopped
+the configure); .cu sources in subfolders (subfolders: named from the top
+through a TRANSFORMed list and a PARENT_SCOPE variable, added to the top's
+target by a subfolder, and `../shared/Shared.cu` from a library's folder;
+each one CMake did not see as HIP was left out of the link)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,7 +34,8 @@ pytestmark = pytest.mark.slow
 PROJECTS = Path(__file__).resolve().parent / "projects"
 
 
-@pytest.mark.parametrize("name", ["cuda_only", "host_main", "texture_sampler"])
+@pytest.mark.parametrize("name", ["cuda_only", "host_main", "texture_sampler", "nvcc_flags",
+                                  "cuda_version", "subfolders"])
 def test_converted_project_builds(name: str, tmp_path: Path, hip_oracle: HipOracle):
     for tool in ("cmake", "make"):
         if not hip_oracle.has_tool(tool):

@@ -11,10 +11,14 @@ import itertools
 
 from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.code_objects import architecture_loops, custom_command, is_arch_list
-from hipport.buildfiles.cmake.flags import flag_arguments
+from hipport.buildfiles.cmake.cuda_version import cuda_versions
+from hipport.buildfiles.cmake.flags import flag_arguments, flag_variables
+from hipport.buildfiles.cmake.gpu_targets import default_architectures
+from hipport.buildfiles.cmake.packages import insert_find_packages
 from hipport.buildfiles.cmake.passes import CMakePass, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
+from hipport.buildfiles.cmake.sources import record_values, source_lines
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, PACKAGES
 from hipport.edits import Edit, Fix
@@ -25,7 +29,9 @@ from hipport.settings import Settings
 def cmake_findings(text: str, commands: list[Command], options: Settings) -> list[Finding]:
     p = CMakePass(text, options, arch_loops=architecture_loops(commands))
     _survey(p, commands)
+    p.flag_variables = flag_variables(commands)
     for cmd in commands:
+        cuda_versions(p, cmd)
         handler = _HANDLERS.get(cmd.lname)
         if handler is not None:
             handler(p, cmd)
@@ -42,22 +48,22 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
     for cmd in commands:
         if cmd.lname == "cmake_minimum_required":
             _minimum_version(p, cmd)
-    _insert_find_packages(p, commands)
+    insert_find_packages(p, commands)
+    default_architectures(p, commands)
     return p.findings
 
 
 def _survey(p: CMakePass, commands: list[Command]) -> None:
-    """What the file already has: packages found, sources marked HIP,
+    """What the file already has: sources marked HIP,
     variables holding lists of .cu files, and the kind of each target."""
     for cmd in commands:
+        record_values(p, cmd)
         words = cmd.words
         if cmd.lname in N.EXECUTABLE_COMMANDS and words:
             p.target_kinds[words[0].text] = "EXECUTABLE"
         elif cmd.lname in N.LIBRARY_COMMANDS and words:
             kind = words[1].value if len(words) > 1 else ""
             p.target_kinds[words[0].text] = kind if kind in N.LIBRARY_TYPES else ""
-        elif cmd.lname == "find_package" and words:
-            p.found_packages.add(words[0].value)
         elif cmd.lname == "target_link_libraries" and words:
             target = words[0].text
             p.link_keywords[target] = p.link_keywords.get(target, False) or any(
@@ -157,55 +163,6 @@ def _find_package(p: CMakePass, cmd: Command) -> None:
                f"({package} has its own versions)", name.end, version.end, "")
     if package == "hip":
         p.toolkit_finds.append((cmd, any(w.value == "REQUIRED" for w in words)))
-        p.found_packages.add("hip")
-
-
-def _insert_find_packages(p: CMakePass, commands: list[Command]) -> None:
-    """find_package for what the converted file uses: the ROCm libraries, and
-    hip itself for hip::host when no find_package(CUDAToolkit) became it.
-    They go after the toolkit's find_package, else after the converted
-    project()/enable_language(), else (a module included by others, a
-    function adding the targets) just before the first command using them:
-    imported targets are visible in the whole directory."""
-    needed: dict[str, int] = {}
-    if p.needs_hip and "hip" not in p.found_packages:
-        needed["hip"] = p.host_use if p.host_use is not None else (p.language_end or 0)
-    for lib, at in p.libraries.items():
-        # (hip::host comes from find_package(hip) too: `cudart` became it)
-        if lib.cmake_package and lib.cmake_package not in p.found_packages:
-            needed.setdefault(lib.cmake_package, at)
-    if not needed:
-        return
-    if p.toolkit_finds:
-        cmd, required = p.toolkit_finds[0]
-        at, prefix = cmd.end, indent(p.text, cmd.start)
-    elif p.language_end is not None:
-        at, prefix, required = p.language_end, indent(p.text, p.language_end), True
-    else:
-        _find_before_use(p, commands, needed)
-        return
-    suffix = " REQUIRED" if required else ""
-    order = sorted(needed, key=lambda name: (name != "hip", name))  # hip first
-    lines = "".join(f"\n{prefix}find_package({pkg}{suffix})" for pkg in order)
-    p.edit("HP604", "find_package for the ROCm libraries used: " + ", ".join(order),
-           at, at, lines)
-
-
-def _find_before_use(p: CMakePass, commands: list[Command], needed: dict[str, int]) -> None:
-    by_command: dict[int, list[str]] = {}
-    for package, at in needed.items():
-        cmd = next((c for c in commands if c.start <= at <= c.end), None)
-        if cmd is None:
-            p.report("HP654", f"needs find_package({package}), but the CUDA toolkit is not "
-                     "found in this file; add it where it is", at, at)
-            continue
-        by_command.setdefault(cmd.start, []).append(package)
-    for start, packages in by_command.items():
-        prefix = indent(p.text, start)
-        order = sorted(packages, key=lambda name: (name != "hip", name))
-        lines = "".join(f"find_package({pkg} REQUIRED)\n{prefix}" for pkg in order)
-        p.edit("HP604", "find_package for the ROCm libraries used here: " + ", ".join(order),
-               start, start, lines, claim=False)
 
 
 # ---------------------------------------------------------------- targets --
@@ -222,24 +179,8 @@ def _target(p: CMakePass, cmd: Command) -> None:
             return
         new = N.LEGACY_RENAMES[lname]
         p.edit("HP607", f"{cmd.name} -> {new}", cmd.start, cmd.start + len(cmd.name), new)
-    sources: list[str] = []
-    for w in words[1:]:
-        if w.kind is ArgKind.BRACKET:
-            continue
-        if w.value.endswith(".cu") and "$<" not in w.value:
-            # (a ${VAR} in the name is expanded where the property is set too)
-            sources.append(w.text)
-        elif w.value.startswith("${") and w.value.endswith("}"):
-            sources.extend(p.cu_variables.get(w.value[2:-1], []))
-    has_cu = bool(sources)
-    sources = [s for s in dict.fromkeys(sources) if s.strip('"') not in p.hip_sources]
     # Lines added after the command, one insertion (each with its finding).
-    added: list[tuple[str, str, str]] = []
-    if sources:
-        p.hip_sources.update(s.strip('"') for s in sources)
-        added.append(("HP606", f"{', '.join(sources)}: compiled as HIP",
-                      f"set_source_files_properties({' '.join(sources)} "
-                      "PROPERTIES LANGUAGE HIP)"))
+    added, has_cu = source_lines(p, cmd)
     if lname in N.EXECUTABLE_COMMANDS | N.LIBRARY_COMMANDS and (has_cu or p.language_converted):
         added += _host_runtime(p, cmd)
     if added:
@@ -325,6 +266,8 @@ def _set(p: CMakePass, cmd: Command) -> None:
                      "translated, move them to target_compile_options or CMAKE_HIP_FLAGS",
                      name.start, name.end)
         flag_arguments(p, cmd, values, nvcc=True)
+    elif var in p.flag_variables:
+        flag_arguments(p, cmd, values, nvcc=p.flag_variables[var])
     elif is_arch_list(values):  # set(GENCODE -gencode=arch=compute_80,code=sm_80 ...)
         flag_arguments(p, cmd, values, nvcc=True)
 

@@ -18,11 +18,12 @@ class CMakePass:
     findings: list[Finding] = field(default_factory=list)
     claimed: list[tuple[int, int]] = field(default_factory=list)
     libraries: dict[RocmLibrary, int] = field(default_factory=dict)  # -> first use offset
+    uses: list[tuple[RocmLibrary, int]] = field(default_factory=list)  # every use
     language_converted: bool = False
     toolkit_finds: list[tuple[Command, bool]] = field(default_factory=list)  # (cmd, REQUIRED)
-    found_packages: set[str] = field(default_factory=set)
     hip_sources: set[str] = field(default_factory=set)  # already LANGUAGE HIP
     cu_variables: dict[str, list[str]] = field(default_factory=dict)
+    variable_values: dict[str, list[str]] = field(default_factory=dict)  # as set here
     # target (as written) -> "EXECUTABLE", a library type ("STATIC", "SHARED", ...)
     # or "" for add_library without one (static unless BUILD_SHARED_LIBS)
     target_kinds: dict[str, str] = field(default_factory=dict)
@@ -35,6 +36,8 @@ class CMakePass:
     language_end: int | None = None
     needs_hip: bool = False  # a target gets hip::host: find_package(hip) is needed
     host_use: int | None = None  # the first target command that gets hip::host
+    # the project's own variables that hold flags -> whether they are nvcc's
+    flag_variables: dict[str, bool] = field(default_factory=dict)
     # (start, end, variable) of loops over the GPU list (cmake.code_objects)
     arch_loops: list[tuple[int, int, str]] = field(default_factory=list)
 
@@ -53,6 +56,7 @@ class CMakePass:
 
     def use(self, lib: RocmLibrary, at: int) -> None:
         self.libraries.setdefault(lib, at)
+        self.uses.append((lib, at))
 
     @property
     def offload_list(self) -> str:

@@ -1,0 +1,2 @@
+#pragma once
+int launch_Backend(int* device_out);
