@@ -20,6 +20,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from threading import Event
 from typing import Callable, Mapping, Sequence
 
 from hipport.buildfiles import build_systems
@@ -28,6 +29,7 @@ from hipport.buildfiles.makelog import MakeFailure
 from hipport.buildfiles.project import BuildSettings, Target
 from hipport.buildfiles.system import BuildSystem
 from hipport.errors import UsageError
+from hipport.stopping import raise_if_stopped
 from hipport.verify.buildflags import build_files_in, unreadable
 from hipport.verify.buildlog import (
     CompileError,
@@ -318,10 +320,12 @@ def _build(project: Project, folder: Path, copy: Path | None, settings: BuildSet
         seconds = time.monotonic() - started
         kept, cut = kept_output(text)
         result.steps.append(StepResult(step.name, step.argv, status, seconds, kept, cut))
-        result.findings += _findings(project, step.name, text, status, places, timeout)
+        result.findings += _findings(project, step.name, text, status, places, timeout,
+                                     processes.stopped)
         output += text
         if status != 0:
             break
+    raise_if_stopped(processes.stopped)
     result.targets = system.made_targets(plan, output)
     result.seconds = time.monotonic() - began
     return result
@@ -377,8 +381,9 @@ class _Places:
 
 
 def _findings(project: Project, step: str, output: str, status: int | None,
-              places: _Places, timeout: float) -> list[BuildFinding]:
-    log = read_log(output)
+              places: _Places, timeout: float, stop: Event | None = None
+              ) -> list[BuildFinding]:
+    log = read_log(output, stop)
     found: list[BuildFinding] = []
     segment: list[BuildFinding] = []  # since the last failure make reported
     units: set[Path | None] = set()
@@ -390,6 +395,7 @@ def _findings(project: Project, step: str, output: str, status: int | None,
     events: list[tuple[int, object]] = [(p.index, p) for p in log.problems]
     events += [(f.index, f) for f in log.failures]
     for _, event in sorted(events, key=lambda e: e[0]):
+        raise_if_stopped(stop)
         if isinstance(event, ConfigureError):
             segment.append(_configure(event, step, places))
         elif isinstance(event, CompileError):

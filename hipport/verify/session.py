@@ -124,12 +124,14 @@ class CannotRun(HipportError):
 
 class Processes:
     """The compilers running now, each in its own process group, so that a
-    time limit or Ctrl-C stops hipcc and the Clang processes it started."""
+    time limit or Ctrl-C stops hipcc and the Clang processes it started;
+    ``stopped`` tells the threads' other work (reading a log) to stop too
+    (``hipport.stopping``)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._running: set[subprocess.Popen[bytes]] = set()
-        self.stopping = False
+        self.stopped = threading.Event()
 
     def run(self, argv: list[str], env: Mapping[str, str], cwd: Path,
             timeout: float) -> tuple[int | None, str]:
@@ -137,7 +139,7 @@ class Processes:
         stopped (the output is then what it printed before).  Raises
         CannotRun when the program cannot be started at all."""
         with self._lock:
-            if self.stopping:
+            if self.stopped.is_set():
                 return None, ""
             try:
                 proc = children.start(argv, env, cwd, merge_stderr=True)
@@ -154,7 +156,7 @@ class Processes:
 
     def stop(self) -> None:
         with self._lock:
-            self.stopping = True
+            self.stopped.set()
             for proc in self._running:
                 children.kill_group(proc)
 
@@ -190,7 +192,7 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         if status is None:
             return UnitResult(unit, False, seconds, tuple(argv), timed_out=True,
                               location=Location(unit.path, 1))
-        error = first_error(output)
+        error = first_error(output, processes.stopped)
         location = _location(error, unit, roots)
         original = original_of(location, originals or {})
         kept, cut = kept_output(output)
