@@ -18,7 +18,7 @@ from hipport import children
 from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
 from hipport.verify.diagnostics import CompilerError, first_error
-from hipport.verify.lines import original_line
+from hipport.verify.lines import LineMaps
 from hipport.verify.units import Unit
 
 DEFAULT_TIMEOUT = 300.0
@@ -288,13 +288,14 @@ def _location(error: CompilerError | None, unit: Unit, roots: Sequence[Path]) ->
     return found if found is not None else Location(unit.path, 1)
 
 
-def original_of(location: Location, originals: Mapping[Path, Path]) -> Location | None:
+def original_of(location: Location, originals: Mapping[Path, Path],
+                maps: LineMaps | None = None) -> Location | None:
     """The same line of the CUDA original (``convert --verify``), when the
-    lines match up."""
+    lines match up (``maps``: the comparisons made for earlier lines)."""
     source = originals.get(location.path)
     if source is None:
         return None
     if source == location.path:  # converted in place: the original is gone
         return None
-    line = original_line(location.path, source, location.line)
+    line = (maps or LineMaps()).original_line(location.path, source, location.line)
     return Location(source, line) if line is not None else None
