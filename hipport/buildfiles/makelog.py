@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from threading import Event
+
+from hipport.stopping import raise_if_stopped
 
 _MAKE = r"(?P<make>[\w./+-]*make(?:\[(?P<level>\d+)\])?)"
 _FAILED = re.compile(_MAKE + r": \*\*\* (?:\[(?:(?P<file>[^\]]+?):(?P<line>\d+): )?"
@@ -32,12 +35,16 @@ class MakeFailure:
         return int(found[1]) if found else None
 
 
-def make_failures(lines: list[str]) -> list[MakeFailure]:
-    """Every failure make reported, in order."""
-    folders = make_folders(lines)
+def make_failures(lines: list[str], folders: list[str | None] | None = None,
+                  stop: Event | None = None) -> list[MakeFailure]:
+    """Every failure make reported, in order (``folders``: ``make_folders``
+    of the lines, when the caller has them; ``stop``: see ``make_folders``)."""
+    if folders is None:
+        folders = make_folders(lines, stop)
     failures: list[MakeFailure] = []
     for index, line in enumerate(lines):
-        failed = _FAILED.match(line)
+        raise_if_stopped(stop)
+        failed = _FAILED.match(line) if "***" in line else None
         if failed is None:
             continue
         why = (failed["why"] or failed["message"] or "").strip()
@@ -47,13 +54,15 @@ def make_failures(lines: list[str]) -> list[MakeFailure]:
     return failures
 
 
-def make_folders(lines: list[str]) -> list[str | None]:
+def make_folders(lines: list[str], stop: Event | None = None) -> list[str | None]:
     """For each output line, the folder the innermost make worked in there
-    (``make -w``, and every recursive make, says so), None before any."""
+    (``make -w``, and every recursive make, says so), None before any.
+    ``stop``, once set, ends the reading at the next line (``Stopped``)."""
     current: dict[int, str] = {}
     folders: list[str | None] = []
     for line in lines:
-        moved = _DIRECTORY.match(line)
+        raise_if_stopped(stop)
+        moved = _DIRECTORY.match(line) if " directory " in line else None
         if moved:
             level = int(moved["level"] or 0)
             if moved["verb"] == "Entering":

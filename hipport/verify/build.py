@@ -24,6 +24,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from threading import Event
 from typing import Callable, Mapping, Sequence
 
 from hipport.buildfiles import build_systems
@@ -33,6 +34,7 @@ from hipport.buildfiles.project import BuildSettings, Target
 from hipport.buildfiles.system import BuildSystem
 from hipport.errors import UsageError
 from hipport.locking import writing_under
+from hipport.stopping import raise_if_stopped
 from hipport.verify.buildflags import build_files_in, unreadable
 from hipport.verify.buildlog import (
     CompileError,
@@ -45,6 +47,7 @@ from hipport.verify.buildlog import (
 from hipport.verify.compiler import Compiler
 from hipport.verify.copying import Skipped, copy_tree, remove_tree
 from hipport.verify.diagnostics import CompilerError
+from hipport.verify.lines import LineMaps
 from hipport.verify.sandbox import Sandbox, sandbox_env
 from hipport.verify.session import (
     Location,
@@ -342,7 +345,6 @@ def _build(project: Project, folder: Path, copy: Path, settings: BuildSettings,
     result = ProjectResult(project, folder)
     if plan is None:
         return result
-    places = _Places(project, copy, originals)
     output = ""
     for step in plan.steps:
         argv, step_env = list(step.argv), dict(env) | dict(step.env)
@@ -353,12 +355,14 @@ def _build(project: Project, folder: Path, copy: Path, settings: BuildSettings,
         seconds = time.monotonic() - started
         kept, cut = kept_output(text)
         result.steps.append(StepResult(step.name, step.argv, status, seconds, kept, cut))
-        found = _findings(project, step.name, text, status, places, timeout)
+        places = _Places(project, copy, originals)  # after the step: it may have written files
+        found = _findings(project, step.name, text, status, places, timeout, processes.stopped)
         awkward = _awkward_path(project, step.name) if status else []
         result.findings += awkward or found
         output += text
         if status != 0:
             break
+    raise_if_stopped(processes.stopped)
     result.targets = system.made_targets(plan, output)
     result.seconds = time.monotonic() - began
     return result
@@ -366,13 +370,21 @@ def _build(project: Project, folder: Path, copy: Path, settings: BuildSettings,
 
 class _Places:
     """Where a file the tools named is in the user's tree (a copy's file is
-    the tree's), and in the CUDA original."""
+    the tree's), and in the CUDA original.  One per step: what it looks up
+    on the disk (a file, a folder's names, a comparison with the original)
+    it keeps, since a long log names the same files again and again."""
 
     def __init__(self, project: Project, copy: Path, originals: Mapping[Path, Path]) -> None:
         self.project = project
         self.copy = copy
         self.originals = originals
         self.source = copy / project.root.relative_to(project.top)
+        self.build_file = project.build_file
+        self._resolved: dict[tuple[str, str | None], Path] = {}
+        self._inside: dict[Path, bool] = {}
+        self._lines: dict[Path, list[str]] = {}
+        self._names: dict[str, list[Path]] | None = None
+        self._maps = LineMaps()
 
     def tree(self, path: Path) -> Path:
         if path == self.copy or path.is_relative_to(self.copy):
@@ -380,41 +392,72 @@ class _Places:
         return path
 
     def resolve(self, name: str, folder: str | None) -> Path:
-        path = Path(name)
-        base = Path(folder) if folder else self.source
-        return self.tree(Path(os.path.normpath(path if path.is_absolute() else base / path)))
+        key = (name, folder)
+        if key not in self._resolved:
+            path = Path(name)
+            base = Path(folder) if folder else self.source
+            self._resolved[key] = self.tree(Path(os.path.normpath(
+                path if path.is_absolute() else base / path)))
+        return self._resolved[key]
 
     def inside(self, path: Path) -> bool:
-        return inside(path, [self.project.top])
+        if path not in self._inside:
+            self._inside[path] = inside(path, [self.project.top])
+        return self._inside[path]
 
     def at(self, path: Path, line: int, column: int = 0) -> Location:
         return Location(path, max(1, line), column)
 
     def original(self, location: Location | None) -> Location | None:
-        return original_of(location, self.originals) if location is not None else None
+        if location is None:
+            return None
+        return original_of(location, self.originals, self._maps)
+
+    def lines(self, path: Path) -> list[str]:
+        """The lines of a file ([] when it cannot be read)."""
+        if path not in self._lines:
+            try:
+                self._lines[path] = path.read_text(encoding="latin-1").splitlines()
+            except OSError:
+                self._lines[path] = []
+        return self._lines[path]
+
+    def named(self, name: str) -> list[Path]:
+        """The files of the project called ``name``, two at most."""
+        if self._names is None:
+            self._names = {}
+            for here, subfolders, files in os.walk(self.project.root):
+                subfolders[:] = [d for d in subfolders
+                                 if not d.startswith(".") and d not in _SKIPPED]
+                for file in files:
+                    found = self._names.setdefault(file, [])
+                    if len(found) < 2:
+                        found.append(Path(here, file))
+        return self._names.get(name, [])
 
     def build_file_line(self, *words: str | None) -> Location:
         """The first line of the project's top build file that names one of
         ``words`` (a target, a library: ``-lfoo``, else ``foo``), else its
         first line."""
-        path = self.project.build_file
-        try:
-            lines = path.read_text(encoding="latin-1").splitlines()
-        except OSError:
-            lines = []
+        path = self.build_file
+        lines = self.lines(path)
         for word in words:
             if not word:
                 continue
-            pattern = re.compile(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])")
+            pattern: re.Pattern[str] | None = None  # made for a line that has the word
             for number, text in enumerate(lines, 1):
+                if word not in text:
+                    continue
+                pattern = pattern or re.compile(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])")
                 if pattern.search(text.split("#", 1)[0]):
                     return Location(path, number)
         return Location(path, 1)
 
 
 def _findings(project: Project, step: str, output: str, status: int | None,
-              places: _Places, timeout: float) -> list[BuildFinding]:
-    log = read_log(output)
+              places: _Places, timeout: float, stop: Event | None = None
+              ) -> list[BuildFinding]:
+    log = read_log(output, stop)
     found: list[BuildFinding] = []
     segment: list[BuildFinding] = []  # since the last failure make reported
     units: set[Path | None] = set()
@@ -426,6 +469,7 @@ def _findings(project: Project, step: str, output: str, status: int | None,
     events: list[tuple[int, object]] = [(p.index, p) for p in log.problems]
     events += [(f.index, f) for f in log.failures]
     for _, event in sorted(events, key=lambda e: e[0]):
+        raise_if_stopped(stop)
         if isinstance(event, ConfigureError):
             segment.append(_configure(event, step, places))
         elif isinstance(event, CompileError):
@@ -465,7 +509,7 @@ def _findings(project: Project, step: str, output: str, status: int | None,
     if status is None:
         found.append(BuildFinding(
             "HP021", f"the {step} step did not finish within the time limit ({timeout:g} s); "
-            "stopped", step, Location(project.build_file, 1)))
+            "stopped", step, Location(places.build_file, 1)))
     elif status != 0 and not found:
         found.append(_unexplained(project, step, output, status, unexplained, places))
     for i, finding in enumerate(found):
@@ -511,12 +555,14 @@ def _capped_links(found: list[BuildFinding]) -> list[BuildFinding]:
             if counts[finding.target] > _LINKS_SHOWN:
                 continue
         kept.append(finding)
+    last: dict[str | None, int] = {}  # per target, where its last one listed is in kept
+    for i, finding in enumerate(kept):
+        if finding.code == "HP659" and "undefined" in finding.message:
+            last[finding.target] = i
     for target, count in counts.items():
         if count > _LINKS_SHOWN:
-            last = max(i for i, f in enumerate(kept) if f.code == "HP659"
-                       and f.target == target and "undefined" in f.message)
-            f = kept[last]
-            kept[last] = BuildFinding(
+            f = kept[last[target]]
+            kept[last[target]] = BuildFinding(
                 f.code, f"{f.message} (and {count - _LINKS_SHOWN} more undefined symbols)",
                 f.step, f.location, f.original, f.target, f.unit, f.error, f.text)
     return kept
@@ -534,7 +580,7 @@ def _configure(event: ConfigureError, step: str, places: _Places) -> BuildFindin
             location = places.at(path, line)
             break
     if location is None:
-        location = Location(places.project.build_file, 1)
+        location = Location(places.build_file, 1)
     where = ""
     if event.file and (location.path != places.resolve(event.file, None)):
         where = f" (in {event.file}:{event.line})" if event.line else f" (in {event.file})"
@@ -573,7 +619,7 @@ def _link(event: LinkError, step: str, places: _Places) -> BuildFinding:
     source = _link_source(event, places)
     location = None
     if source is not None:
-        line = event.line or _line_naming(source, event.symbol)
+        line = event.line or _line_naming(places.lines(source), event.symbol)
         location = Location(source, line or 1)
     return BuildFinding("HP659", message, step, location, text=event.text)
 
@@ -592,26 +638,15 @@ def _link_source(event: LinkError, places: _Places) -> Path | None:
         path = places.resolve(name, event.folder)
         if places.inside(path) and path.is_file():
             return path
-        matches = _named_in(places.project.root, Path(name).name)
+        matches = places.named(Path(name).name)
         if len(matches) == 1:
             return matches[0]
     return None
 
 
-def _named_in(folder: Path, name: str) -> list[Path]:
-    found: list[Path] = []
-    for here, subfolders, files in os.walk(folder):
-        subfolders[:] = [d for d in subfolders if not d.startswith(".") and d not in _SKIPPED]
-        if name in files:
-            found.append(Path(here, name))
-        if len(found) > 1:
-            break
-    return found
-
-
-def _line_naming(path: Path, symbol: str | None) -> int:
-    """The first line of ``path`` that names the symbol's function (the last
-    name of ``ns::f<int>(int)``: ``f``); 0 when none does."""
+def _line_naming(lines: list[str], symbol: str | None) -> int:
+    """The first of a file's ``lines`` that names the symbol's function (the
+    last name of ``ns::f<int>(int)``: ``f``); 0 when none does."""
     if not symbol:
         return 0
     bare = re.sub(r"\(.*$", "", symbol)
@@ -619,17 +654,15 @@ def _line_naming(path: Path, symbol: str | None) -> int:
     names = _WORD.findall(bare)
     if not names:
         return 0
-    name = re.escape(names[-1])
+    word = names[-1]
+    name = re.escape(word)
     pattern = re.compile(rf"\b{name}\b")
     # A declaration (``void f(int);``) names it too: a use is wanted.
     declaration = re.compile(rf"^\s*(?!(?:return|co_return|throw|else|case|do)\b)"
                              rf"[A-Za-z_][\w:<>,*&\s]*?[\s*&]{name}\s*\([^()]*\)\s*"
                              rf"(?:const\s*)?(?:noexcept\s*)?;")
-    try:
-        lines = path.read_text(encoding="latin-1").splitlines()
-    except OSError:
-        return 0
-    naming = [n for n, text in enumerate(lines, 1) if pattern.search(text.split("//", 1)[0])]
+    naming = [n for n, text in enumerate(lines, 1)
+              if word in text and pattern.search(text.split("//", 1)[0])]
     uses = [n for n in naming if not declaration.match(lines[n - 1])]
     return (uses or naming or [0])[0]
 
@@ -665,4 +698,4 @@ def _unexplained(project: Project, step: str, output: str, status: int,
     last = next((line.strip() for line in reversed(output.splitlines()) if line.strip()),
                 "it printed nothing")
     return BuildFinding(code, f"error: the {step} step exited with status {status}: {last}",
-                        step, Location(project.build_file, 1))
+                        step, Location(places.build_file, 1))

@@ -19,18 +19,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from threading import Event
 
 from hipport.buildfiles.makelog import MakeFailure, make_failures, make_folders
+from hipport.stopping import raise_if_stopped
 from hipport.verify.diagnostics import CompilerError, errors
 
+# A command name has no parentheses, a file name does not start with a
+# space: either way, each pattern tries each place a line could split at
+# once (``[^)]*`` and ``\s+.+?`` tried every split of a long line again).
 _CMAKE = re.compile(r"^CMake (?P<kind>Error|Deprecation Error)(?: (?P<how>at|in) "
-                    r"(?P<file>.+?)(?::(?P<line>\d+))?(?: \((?P<command>[^)]*)\))?)?:\s*"
+                    r"(?P<file>.+?)(?::(?P<line>\d+))?(?: \((?P<command>[^()]*)\))?)?:\s*"
                     r"(?P<rest>.*)$")
-_FRAME = re.compile(r"^\s+(?P<file>.+?):(?P<line>\d+) \((?P<command>[^)]*)\)$")
+_FRAME = re.compile(r"^\s+(?P<file>\S.*?):(?P<line>\d+) \((?P<command>[^()]*)\)$")
 _LLD = re.compile(r"^(?P<tool>(?:[\w./+-]*/)?ld\.lld(?:-\d+)?|lld): error: (?P<message>.+)$")
 _REFERENCED = re.compile(r"^>>> referenced by (?P<name>\S+?)(?::(?P<line>\d+))?"
                          r"(?: \((?P<path>.+?)(?::(?P<pline>\d+))?\))?$")
-_OBJECT = re.compile(r"^>>>\s+(?P<object>[^:()]+\.o(?:bj)?)(?::\((?P<function>.+)\))?$")
+_OBJECT = re.compile(r"^>>>\s+(?P<object>[^\s:()][^:()]*\.o(?:bj)?)(?::\((?P<function>.+)\))?$")
 _GNU_LD = r"(?P<ld>(?:[\w./+-]*/)?(?:[\w-]*-)?ld(?:\.bfd|\.gold)?)"
 _IN_FUNCTION = re.compile(r"^" + _GNU_LD + r": (?P<object>.+?): in function "
                           r"[`'](?P<function>.+)':$")
@@ -116,15 +121,19 @@ class BuildLog:
     failures: tuple[MakeFailure, ...]
 
 
-def read_log(output: str) -> BuildLog:
+def read_log(output: str, stop: Event | None = None) -> BuildLog:
+    """The problems of a build's output, in one pass over its lines for
+    each kind (a 400,000-line log takes seconds); ``stop``, once set, ends
+    the reading (``Stopped``) at the next line."""
     lines = output.splitlines()
-    folders = make_folders(lines)
+    folders = make_folders(lines, stop)
     problems: list[Problem] = []
     taken: set[int] = set()  # lines read as part of a problem
     i = 0
     while i < len(lines):
+        raise_if_stopped(stop)
         line = lines[i]
-        cmake = _CMAKE.match(line)
+        cmake = _CMAKE.match(line) if line.startswith("CMake ") else None
         if cmake:
             end = _block_end(lines, i + 1)
             problems.append(_configure_error(cmake, lines[i + 1:end], i, lines[i:end]))
@@ -138,17 +147,24 @@ def read_log(output: str) -> BuildLog:
             taken.update(range(i, end))
             i = end
             continue
-        shell = _SHELL.match(line) or _MAKE_EXEC.match(line)
+        shell = _needing("sh: ", _SHELL, line) or _needing("make", _MAKE_EXEC, line)
         if shell and "error:" not in line:
             problems.append(ShellError(i, shell["message"].strip(), line))
             taken.add(i)
         i += 1
-    for index, error in errors(lines):
+    for index, error in errors(lines, stop):
         if index not in taken:
             problems.append(CompileError(index, error, folders[index],
                                          _compile_text(lines, index)))
     problems.sort(key=lambda p: p.index)
-    return BuildLog(tuple(problems), tuple(make_failures(lines)))
+    return BuildLog(tuple(problems), tuple(make_failures(lines, folders, stop)))
+
+
+def _needing(word: str, pattern: re.Pattern[str], line: str) -> re.Match[str] | None:
+    """``pattern``'s match of a line, tried only when the line has a word
+    every match has (most lines of a log have none: ``in`` costs a fraction
+    of a failed match)."""
+    return pattern.match(line) if word in line else None
 
 
 def _block_end(lines: list[str], i: int) -> int:
@@ -200,7 +216,7 @@ def _first_sentence(lines: list[str]) -> str:
 
 def _link(lines: list[str], i: int, folder: str | None) -> tuple[Problem, int] | None:
     line = lines[i]
-    lld = _LLD.match(line)
+    lld = _needing("error: ", _LLD, line)
     if lld:
         message = lld["message"].strip()
         end = i + 1
@@ -221,7 +237,7 @@ def _link(lines: list[str], i: int, folder: str | None) -> tuple[Problem, int] |
         return LinkError(i, message, symbol, path, number, obj,
                          library["flag"] if library else None, folder,
                          "\n".join(lines[i:end])), end
-    undefined = _UNDEFINED.match(line)
+    undefined = _needing("undefined reference to ", _UNDEFINED, line)
     if undefined and " " not in undefined["where"].strip():
         where = undefined["where"]
         obj = _function_object(lines, i)
@@ -229,12 +245,13 @@ def _link(lines: list[str], i: int, folder: str | None) -> tuple[Problem, int] |
         symbol = undefined["symbol"]
         return LinkError(i, f"undefined reference to `{symbol}'", symbol, where, number, obj,
                          None, folder, line), i + 1
-    message = _LD_MESSAGE.match(line)
+    message = _needing("cannot find ", _LD_MESSAGE, line) or _needing(
+        "error adding symbols: ", _LD_MESSAGE, line)
     if message:
         library = _MISSING_LIBRARY.search(message["message"])
         return LinkError(i, message["message"].strip(), None, None, 0, None,
                          library["flag"] if library else None, folder, line), i + 1
-    if _LINK_FAILED.match(line):
+    if _needing("error: ", _LINK_FAILED, line):
         return LinkFailed(i, line), i + 1
     return None
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from threading import Event
+from typing import Iterable, Iterator
+
+from hipport.stopping import raise_if_stopped
 
 _LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<column>\d+):)?\s*"
                       r"(?P<kind>fatal error|error): (?P<message>.*)$")
@@ -54,20 +57,66 @@ class CompilerError:
         return f"{kind}: {self.message}{side}"
 
 
-def first_error(output: str) -> CompilerError | None:
+def first_error(output: str, stop: Event | None = None) -> CompilerError | None:
     """The first error in ``output`` (stderr), None when there is none."""
-    return next((error for _, error in errors(output.splitlines())), None)
+    return next((error for _, error in errors(output.splitlines(), stop)), None)
 
 
-def errors(lines: list[str]) -> Iterator[tuple[int, CompilerError]]:
-    """Every error of a compiler's output, with the index of its line."""
+@dataclass
+class _Open:
+    """An error read up to its line: its notes and its side come after it."""
+
+    index: int
+    message: str
+    file: str | None
+    line: int
+    column: int
+    included_from: tuple[Included, ...]
+    fatal: bool
+    notes: list[Included] | None  # None: an error without a location has none
+
+    def closed(self, target: str | None) -> tuple[int, CompilerError]:
+        return self.index, CompilerError(self.message, self.file, self.line, self.column,
+                                         self.included_from, target, self.fatal,
+                                         tuple(self.notes or ()))
+
+
+def errors(lines: Iterable[str], stop: Event | None = None
+           ) -> Iterator[tuple[int, CompilerError]]:
+    """Every error of a compiler's output, with the index of its line.
+
+    One pass: an error's notes are those up to the next error or count
+    line, its side is named by the first count line after it (Clang writes
+    one per compilation, GCC none), so errors wait in ``waiting`` until
+    that line comes or the output ends.  ``stop``, once set, ends the
+    reading (``Stopped``) at the next line."""
     chain: list[Included] = []
     group = 0  # where GCC's group of ``from`` lines starts in the chain
+    waiting: list[_Open] = []
+    noting: list[Included] | None = None  # the notes of the last located error
+    previous_included = False
     for i, line in enumerate(lines):
-        included = _INCLUDED.match(line)
+        raise_if_stopped(stop)
+        # Each pattern needs its word: most lines are tested with ``in`` alone.
+        erroneous = "error: " in line
+        located = _LOCATED.match(line) if erroneous else None
+        unlocated = _UNLOCATED.match(line) if erroneous and not located else None
+        generated = _GENERATED.match(line.strip()) if " generated" in line and (
+            waiting or noting is not None) else None
+        if located or unlocated or generated:
+            noting = None
+        elif noting is not None and "note: " in line:
+            note = _NOTE.match(line)
+            if note:
+                noting.append(Included(note["file"], int(note["line"])))
+        if generated:
+            target = generated["target"] or "host"
+            yield from (error.closed(target) for error in waiting)
+            waiting = []
+        included = _INCLUDED.match(line) if "from " in line else None
+        was_included, previous_included = previous_included, included is not None
         if included:
-            if line.startswith("In file included from") and (
-                    i == 0 or not _INCLUDED.match(lines[i - 1])):
+            if line.startswith("In file included from") and not was_included:
                 chain = []
             if line.startswith("In file included from"):
                 group = len(chain)
@@ -78,44 +127,20 @@ def errors(lines: list[str]) -> Iterator[tuple[int, CompilerError]]:
                 # go outermost first, as the chain does.
                 chain[group:] = reversed(chain[group:])
             continue
-        located = _LOCATED.match(line)
         if located:
-            yield i, CompilerError(located["message"].strip(), located["file"],
-                                   int(located["line"]), int(located["column"] or 0),
-                                   tuple(chain), _target(lines[i + 1:]),
-                                   located["kind"] == "fatal error", _notes(lines[i + 1:]))
+            noting = []
+            waiting.append(_Open(i, located["message"].strip(), located["file"],
+                                 int(located["line"]), int(located["column"] or 0),
+                                 tuple(chain), located["kind"] == "fatal error", noting))
             chain = []
             continue
-        unlocated = _UNLOCATED.match(line)
         if unlocated:
             tool = unlocated["tool"]
             message = unlocated["message"].strip()
-            yield i, CompilerError(f"{tool}: {message}" if tool else message,
-                                   target=_target(lines[i + 1:]),
-                                   fatal=unlocated["kind"] == "fatal error")
+            waiting.append(_Open(i, f"{tool}: {message}" if tool else message, None, 0, 0,
+                                 (), unlocated["kind"] == "fatal error", None))
             chain = []
             continue
         if not line.startswith(" "):
             chain = []
-
-
-def _notes(rest: list[str]) -> tuple[Included, ...]:
-    """The notes of the first error: up to the next error or the count."""
-    notes: list[Included] = []
-    for line in rest:
-        if _LOCATED.match(line) or _UNLOCATED.match(line) or _GENERATED.match(line.strip()):
-            break
-        note = _NOTE.match(line)
-        if note:
-            notes.append(Included(note["file"], int(note["line"])))
-    return tuple(notes)
-
-
-def _target(rest: list[str]) -> str | None:
-    """The side the error came from: Clang ends each compilation that failed
-    with a count, naming the GPU for a device compilation."""
-    for line in rest:
-        generated = _GENERATED.match(line.strip())
-        if generated:
-            return generated["target"] or "host"
-    return None
+    yield from (error.closed(None) for error in waiting)

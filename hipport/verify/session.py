@@ -18,7 +18,7 @@ from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
 from hipport.verify.copying import remove_tree
 from hipport.verify.diagnostics import CompilerError, first_error
-from hipport.verify.lines import original_line
+from hipport.verify.lines import LineMaps
 from hipport.verify.units import Unit
 
 DEFAULT_TIMEOUT = 300.0
@@ -124,12 +124,14 @@ class CannotRun(HipportError):
 
 class Processes:
     """The compilers running now, each in its own process group, so that a
-    time limit or Ctrl-C stops hipcc and the Clang processes it started."""
+    time limit or Ctrl-C stops hipcc and the Clang processes it started;
+    ``stopped`` tells the threads' other work (reading a log) to stop too
+    (``hipport.stopping``)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._running: set[subprocess.Popen[bytes]] = set()
-        self.stopping = False
+        self.stopped = threading.Event()
 
     def run(self, argv: list[str], env: Mapping[str, str], cwd: Path,
             timeout: float) -> tuple[int | None, str]:
@@ -137,7 +139,7 @@ class Processes:
         stopped (the output is then what it printed before).  Raises
         CannotRun when the program cannot be started at all."""
         with self._lock:
-            if self.stopping:
+            if self.stopped.is_set():
                 return None, ""
             try:
                 proc = children.start(argv, env, cwd, merge_stderr=True)
@@ -154,7 +156,7 @@ class Processes:
 
     def stop(self) -> None:
         with self._lock:
-            self.stopping = True
+            self.stopped.set()
             for proc in self._running:
                 children.kill_group(proc)
 
@@ -191,7 +193,7 @@ def verify_units(units: Sequence[Unit], compiler: Compiler, settings: Settings,
         if status is None:
             return UnitResult(unit, False, seconds, tuple(argv), timed_out=True,
                               location=Location(unit.path, 1))
-        error = first_error(output)
+        error = first_error(output, processes.stopped)
         location = _location(error, unit, roots)
         original = original_of(location, originals or {})
         kept, cut = kept_output(output)
@@ -287,13 +289,14 @@ def _location(error: CompilerError | None, unit: Unit, roots: Sequence[Path]) ->
     return found if found is not None else Location(unit.path, 1)
 
 
-def original_of(location: Location, originals: Mapping[Path, Path]) -> Location | None:
+def original_of(location: Location, originals: Mapping[Path, Path],
+                maps: LineMaps | None = None) -> Location | None:
     """The same line of the CUDA original (``convert --verify``), when the
-    lines match up."""
+    lines match up (``maps``: the comparisons made for earlier lines)."""
     source = originals.get(location.path)
     if source is None:
         return None
     if source == location.path:  # converted in place: the original is gone
         return None
-    line = original_line(location.path, source, location.line)
+    line = (maps or LineMaps()).original_line(location.path, source, location.line)
     return Location(source, line) if line is not None else None
