@@ -56,7 +56,9 @@ def applies(ctx: Context) -> bool:
     target = ctx.settings.rocm_version
     if target is not None and tuple(target[:2]) < DROPPED_IN:
         return False
-    suffix = ctx.path.suffix.lower() if ctx.path is not None else ".cu"
+    if ctx.path is None:
+        return False  # a text with no file name (the stability pass): nothing nvcc gave it
+    suffix = ctx.path.suffix.lower()
     return suffix in _NVCC_FILES or (suffix in _HEADER_FILES and ctx.analysis.device_syntax)
 
 

@@ -74,3 +74,21 @@ def test_rocm_6_still_includes_them():
     source = "#include <cuda_runtime.h>\nvoid f() { printf(\"x\"); }\n"
     result = convert_source(source, ROCM_6, name="k.cu")
     assert result.output == b"#include <hip/hip_runtime.h>\nvoid f() { printf(\"x\"); }\n"
+
+
+def test_a_cpp_file_converts_stably_for_rocm_7(tmp_path):
+    # The stability pass converts the output again with no file name: a
+    # .cpp file that calls printf got <stdio.h> there ("converting twice is
+    # not stable", HP004, file left unchanged).
+    from click.testing import CliRunner
+
+    from hipport.cli import cli
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.cpp").write_text(
+        "#include <cuda.h>\nint main() { printf(\"x\"); cuInit(0); return 0; }\n")
+    result = CliRunner().invoke(cli, ["convert", str(tmp_path / "src"), "-o",
+                                      str(tmp_path / "out"), "--rocm-version", "7.2"])
+    assert "HP004" not in result.output, result.output
+    assert (tmp_path / "out" / "main.cpp").read_text() == \
+        "#include <hip/hip_runtime.h>\nint main() { printf(\"x\"); hipInit(0); return 0; }\n"
