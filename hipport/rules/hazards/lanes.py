@@ -9,14 +9,13 @@ ignored: a name that is a thread index in one function is taken to be one in
 every function of the file, which errs on the side of reporting."""
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node
 
 from hipport.rules import Context
-from hipport.rules.hazards.nodes import identifiers, query, text, tree_matches
+from hipport.rules.hazards.nodes import context_matches, identifiers, query, text
 
 _QUERY = query("""
 (init_declarator declarator: (identifier) @name value: (_) @value)
@@ -88,16 +87,20 @@ def is_lane_arithmetic(node: Node) -> bool:
 
 
 def variables(ctx: Context) -> Variables:
-    tree = ctx.analysis.tree
-    return _variables(tree) if isinstance(tree, Tree) else Variables()
+    # Several rules ask about the same file one after the other: the answer
+    # is kept in the rule run's context (a module-level cache kept the tree).
+    known = ctx.memo.get(_MEMO)
+    if not isinstance(known, Variables):
+        known = ctx.memo[_MEMO] = _variables(ctx)
+    return known
 
 
-# Several rules ask about the same file one after the other; the last
-# answer is kept (a cache, not state: it depends only on the tree).
-@functools.lru_cache(maxsize=1)
-def _variables(tree: Tree) -> Variables:
+_MEMO = "lane-variables"
+
+
+def _variables(ctx: Context) -> Variables:
     found = Variables()
-    for match in tree_matches(tree, _QUERY):
+    for match in context_matches(ctx, _QUERY):
         name, value = text(match["name"][0]), match["value"][0]
         names = identifiers(value)
         if is_lane_arithmetic(value) or _LANE_NAME.search(name) or names & found.lane:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
@@ -29,9 +29,7 @@ def matches(ctx: Context, source: str, node: Node | None = None) -> Iterator[Mat
     if node is not None:
         yield from matches_under(node, source)
         return
-    tree = ctx.analysis.tree
-    if isinstance(tree, Tree):
-        yield from tree_matches(tree, source)
+    yield from context_matches(ctx, source)
 
 
 # Every rule asks for the whole tree's matches of its own query.  Running each
@@ -55,10 +53,23 @@ def compile_registered() -> object:
     return _combined(tuple(_KNOWN_QUERIES))
 
 
-def tree_matches(tree: Tree, source: str) -> list[Match]:
+def context_matches(ctx: Context, source: str) -> Iterable[Match]:
+    """The whole tree's matches of ``source``.  They are kept in the rule
+    run's context, so they go when its rules are done: at 5 MB of input they
+    hold more memory than the tree itself."""
+    tree = ctx.analysis.tree
+    if not isinstance(tree, Tree):
+        return []
+    if tree.root_node.end_byte > WHOLE_TREE_BYTES:
+        return chunked_matches(tree.root_node, source)
     if source not in _KNOWN_QUERIES:
         _KNOWN_QUERIES.append(source)
-    return _matches_by_query(tree, tuple(_KNOWN_QUERIES)).get(source, [])
+    sources = tuple(_KNOWN_QUERIES)
+    cached = ctx.memo.get(_MEMO)
+    if not isinstance(cached, _Found) or cached.sources != sources:
+        cached = _Found(sources, _matches_by_query(tree, sources))
+        ctx.memo[_MEMO] = cached
+    return cached.matches.get(source, [])
 
 
 @functools.lru_cache(maxsize=None)
@@ -75,13 +86,71 @@ def _combined(sources: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
     return combined, owners
 
 
-@functools.lru_cache(maxsize=4)
+_MEMO = "hazard-matches"
+
+
+class _Found(NamedTuple):
+    sources: tuple[str, ...]  # the combined query's parts when it ran
+    matches: dict[str, list[Match]]
+
+
 def _matches_by_query(tree: Tree, sources: tuple[str, ...]) -> dict[str, list[Match]]:
     query, owners = _combined(sources)
     found: dict[str, list[Match]] = {}
     for index, captures in QueryCursor(query).matches(tree.root_node):
         found.setdefault(owners[index], []).append(captures)
     return found
+
+
+# Held at once, a file's matches take about 30 bytes per byte of input, more
+# than its tree (a 50 MB file peaked at 9.2 GB).  A larger file is matched one
+# query at a time over ranges of its top-level declarations, each range's
+# matches dropped once read: bounded memory, for three to four times the
+# query time (0.5 s per MB).
+WHOLE_TREE_BYTES = 2_000_000
+CHUNK_BYTES = 1_000_000
+
+
+def chunked_matches(root: Node, source: str, chunk: int | None = None) -> Iterator[Match]:
+    """The matches of ``source`` under ``root``, in the order one run over the
+    whole tree gives them, found over ranges of about ``chunk`` bytes that
+    start and end between two nodes (a node larger than ``chunk``, an include
+    guard's `#ifndef` or a namespace around the whole file, is split between
+    its children).  A match is reported by the range its first node starts
+    in."""
+    chunk = chunk or CHUNK_BYTES
+    compiled = compile_query(source)
+    units = _units(root, chunk)
+    first = 0
+    while first < len(units):
+        last = first
+        while last + 1 < len(units) and \
+                units[last + 1].end_byte - units[first].start_byte <= chunk:
+            last += 1
+        low = 0 if first == 0 else units[first].start_byte
+        high = units[last + 1].start_byte if last + 1 < len(units) else root.end_byte + 1
+        cursor = QueryCursor(compiled)
+        cursor.set_byte_range(low, high)
+        for _, captures in cursor.matches(root):
+            start = min((node.start_byte for nodes in captures.values() for node in nodes),
+                        default=low)
+            if low <= start < high:
+                yield captures
+        first = last + 1
+
+
+def _units(root: Node, chunk: int) -> list[Node]:
+    """``root``'s children in order, each larger than ``chunk`` replaced by
+    its own children (and so on down)."""
+    units: list[Node] = []
+    stack = list(reversed(root.children))
+    while stack:
+        node = stack.pop()
+        if node.end_byte - node.start_byte > chunk and node.child_count:
+            stack.extend(reversed(node.children))
+        else:
+            units.append(node)
+    return units
 
 
 def matches_under(node: Node, source: str) -> Iterator[Match]:
