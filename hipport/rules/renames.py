@@ -1,7 +1,6 @@
 """Table-driven renames: every CUDA reference the front end found."""
 from __future__ import annotations
 
-import functools
 from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
@@ -63,10 +62,10 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
 _EMPTY_ON_NVIDIA = frozenset({"__HIPCC__", "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_AMD__"})
 
 
-def _tested_for_value(data: bytes, at: int) -> bool:
+def _tested_for_value(ctx: Context, at: int) -> bool:
     """The name at ``at`` stands in an ``#if``/``#elif`` condition as a value
     (not as the operand of ``defined``)."""
-    code, directives = _conditions(data)
+    code, directives = _conditions(ctx)
     for directive in directives:
         if directive.cond_start <= at < directive.end:
             if directive.keyword not in ("if", "elif"):
@@ -78,10 +77,17 @@ def _tested_for_value(data: bytes, at: int) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=4)
-def _conditions(data: bytes) -> tuple[bytes, tuple[Directive, ...]]:
-    code = blank(data)
-    return code, tuple(conditional_directives(code))
+def _conditions(ctx: Context) -> tuple[bytes, tuple[Directive, ...]]:
+    """The file without comments and strings, and its conditional directives:
+    once per rule run (kept with the run, not beyond it)."""
+    found = ctx.memo.get(_CONDITIONS)
+    if found is None:
+        code = blank(ctx.data)
+        found = ctx.memo[_CONDITIONS] = (code, tuple(conditional_directives(code)))
+    return found  # type: ignore[return-value]
+
+
+_CONDITIONS = "renames.conditions"
 
 
 class _Spans:
@@ -167,7 +173,7 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     edits: tuple[Edit, ...] = ()
     if entry.hip != entry.cuda:
         text = entry.hip
-        if entry.hip in _EMPTY_ON_NVIDIA and _tested_for_value(ctx.data, ref.start):
+        if entry.hip in _EMPTY_ON_NVIDIA and _tested_for_value(ctx, ref.start):
             text = f"defined({entry.hip})"
             detail = "tested with defined(): HIP's NVIDIA platform defines it empty"
         edits = (Edit(ref.start, ref.end, text.encode()),)
