@@ -17,8 +17,9 @@ import re
 DEVICE_OUTPUTS = frozenset({"-fatbin", "--fatbin", "-cubin", "--cubin", "-ptx", "--ptx"})
 GENCO = "--genco"
 OUTPUT_OPTIONS = frozenset({"-o", "--output-file"})
-# In CMake, find_package(hip) gives hipcc's path (HIP 5.2 and ROCm 6.4).
-CMAKE_HIPCC = "${hip_HIPCC_EXECUTABLE}"
+# In CMake, find_package(hip) gives the folder of hipcc (HIP 5.2, ROCm 6.4
+# and 7.2; hip_HIPCC_EXECUTABLE, set by 5.2's and 6.4's, is not by 7.2's).
+CMAKE_HIPCC = "${hip_BIN_INSTALL_DIR}/hipcc"
 # How a CMake custom command names nvcc.
 CMAKE_NVCC = frozenset({"${CMAKE_CUDA_COMPILER}", "${CUDAToolkit_NVCC_EXECUTABLE}",
                         "${CUDA_NVCC_EXECUTABLE}", "nvcc"})

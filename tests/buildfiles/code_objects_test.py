@@ -63,9 +63,9 @@ foreach(arch ${CMAKE_HIP_ARCHITECTURES})
 endforeach()
 find_package(hip REQUIRED)
 add_custom_command(OUTPUT k.fatbin
-  COMMAND ${hip_HIPCC_EXECUTABLE} --genco ${GENCODE} -o k.fatbin ${CMAKE_CURRENT_SOURCE_DIR}/k.cu
+  COMMAND HIPCC --genco ${GENCODE} -o k.fatbin ${CMAKE_CURRENT_SOURCE_DIR}/k.cu
   DEPENDS k.cu)
-"""
+""".replace("HIPCC", "${hip_BIN_INSTALL_DIR}/hipcc")
 
 
 @pytest.mark.parametrize("nvcc", ["${CMAKE_CUDA_COMPILER}", "${CUDAToolkit_NVCC_EXECUTABLE}",
@@ -85,7 +85,7 @@ def test_cmake_in_lists_loop_and_literal_architectures():
             "-arch=sm_80 -o k.cubin k.cu)\n")
     out, _ = convert(text, "cmake")
     assert "list(APPEND G --offload-arch=${a})" in out
-    assert f"COMMAND ${{hip_HIPCC_EXECUTABLE}} --genco {OFFLOAD} -o k.cubin k.cu" in out
+    assert f"COMMAND ${{hip_BIN_INSTALL_DIR}}/hipcc --genco {OFFLOAD} -o k.cubin k.cu" in out
     assert out.count("find_package(hip") == 1  # the toolkit's, converted: none added
 
 
