@@ -63,5 +63,6 @@ def test_hp417_says_what_the_compiler_says(body: str, breaks: bool, tmp_path,
     reported, proc = compile_converted(kernel(body), "HP417", tmp_path, hip_oracle)
     assert (proc.returncode != 0) == breaks, proc.stderr[-2000:]
     assert reported == breaks
-    if breaks:
-        assert "Neither an integer or float type" in proc.stderr
+    if breaks:  # HIP 5.2 and ROCm 6.4 static_assert; 7.2 has no overload for it
+        assert "Neither an integer or float type" in proc.stderr or \
+            "no matching function for call to '__shfl" in proc.stderr
