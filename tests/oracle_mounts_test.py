@@ -247,7 +247,8 @@ def test_what_debootstrap_leaves_mounted_goes_with_it(tmp_path):
     env[CACHE_ENV] = str(tmp_path / "cache")
     (tmp_path / "cache" / "logs").mkdir(parents=True)
     status, err, leaked, left = run_watching(
-        token, source_script('run_debootstrap "$1" http://deb.debian.org/debian'),
+        token, source_script('oracle_config 6.4 && run_debootstrap "$1" '
+                             'http://deb.debian.org/debian'),
         str(tmp_path / "tree"), cwd=tmp_path, env=env)
     assert status == 0, err
     assert leaked == []
