@@ -53,6 +53,8 @@ _POLYFILL_GAPS_72 = {
         _REDEFINED.format("__syncwarp(): ambiguous calls"),
     _POLYFILLS + "test_every_fallback_together_compiles[rocm-7.2]":
         _REDEFINED.format("__syncwarp, __reduce_*_sync, stream attributes"),
+    "tests/polyfills/wiring_test.py::test_the_rerun_subfolder_and_each_project_compile"
+    "[rocm-7.2]": _REDEFINED.format("__reduce_max_sync: ambiguous calls"),
     _POLYFILLS + "test_rocms_own_warp_sync_builtins_take_over_when_enabled[rocm-7.2]":
         "HIP_ENABLE_WARP_SYNC_BUILTINS no longer describes 7.x, which enables them by default",
 }
