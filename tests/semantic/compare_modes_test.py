@@ -46,6 +46,9 @@ FALLBACKS = {
         "tests nvcc's __CUDACC_VER_MAJOR__, which clang does not define: the old-CUDA branch, "
         "which calls an undeclared function on purpose, is the one compiled",
     "tests/semantic/cases/fallback/missing_include.cu": "includes a header that does not exist",
+    "tests/cases/libraries/nvrtc_program.cu":
+        "includes <nvrtc.h>, which the CUDA headers the toolchain installs do not have "
+        "(nvidia-cuda-nvrtc is not among its wheels)",
 }
 
 
