@@ -11,7 +11,6 @@ __CUDA_ARCH__` and bare `defined(__CUDA_ARCH__)`/`__CUDA_ARCH__` tests only
 ask "device pass?": they stay the rename's (docs/preprocessor.md)."""
 from __future__ import annotations
 
-import functools
 import re
 from typing import Iterator, NamedTuple
 
@@ -49,10 +48,17 @@ class Resolution(NamedTuple):
 def resolve(ctx: Context) -> tuple[Resolution, ...]:
     if ARCH.encode() not in ctx.data:
         return ()
-    return _resolve(ctx.data)
+    # Several rules ask (renames, this one): once per file, kept with the rule
+    # run, not in a module cache holding whole files after they are done.
+    found = ctx.memo.get(_MEMO)
+    if found is None:
+        found = ctx.memo[_MEMO] = _resolve(ctx.data)
+    return found  # type: ignore[return-value]
 
 
-@functools.lru_cache(maxsize=8)
+_MEMO = "cuda-arch.resolutions"
+
+
 def _resolve(data: bytes) -> tuple[Resolution, ...]:
     code = blank(data)
     if re.search(rb"^[ \t]*#[ \t]*define[ \t]+__CUDA_ARCH__\b", code, re.M):
