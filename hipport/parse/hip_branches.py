@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from hipport.parse.conditions import Node, blank, number, parse, tokenize
+from hipport.parse.conditions import Node, number, parse, tokenize
 
 Span = tuple[int, int]
 
@@ -41,7 +41,10 @@ _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(ifdef|ifndef|if|elifdef|elifndef|elif|
                         re.M)
 _HIP_TEXT = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]hip/|\bhip[A-Z]\w*|\b__HIP\w*",
                        re.M)
-_HINTS = (b"HIP", b"ROCM", b"HCC", b"AMD", b"hip")
+# A conditional directive that may select a HIP branch: the scan for them
+# (which blanks comments and strings) runs only in a file that has one.
+_HINT = re.compile(rb"^[ \t]*#[ \t]*(?:el)?if(?:n?def)?\b[^\n]*(?:HIP|ROCM|HCC|AMD|__CUDACC__|"
+                   rb"__NVCC__)", re.M | re.I)
 
 
 def is_hip_macro(name: str) -> bool:
@@ -100,9 +103,9 @@ class _Branch:
 
 def own_hip(data: bytes) -> OwnHip | None:
     """The file's own HIP branches, or None when it has none."""
-    if not any(hint in data for hint in _HINTS):
+    if _HINT.search(data) is None:
         return None
-    code = blank(data)
+    code = _blank(data)
     branches: list[HipBranch] = []
     kept: list[Span] = []
     cuda_only: list[Span] = []
@@ -127,6 +130,18 @@ def own_hip(data: bytes) -> OwnHip | None:
                   tuple(cuda_only))
 
 
+# Comments and string or character literals, blanked so that a directive in a
+# comment is not taken for one (as conditions.blank does, in one regex pass:
+# a huge file with a HIP test would otherwise cost about a second per MB).
+_NOT_CODE = re.compile(rb""""(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|//(?:\\\r?\n|[^\n])*"""
+                       rb"|/\*.*?(?:\*/|\Z)", re.S)
+_VISIBLE = re.compile(rb"[^\n]")
+
+
+def _blank(data: bytes) -> bytes:
+    return _NOT_CODE.sub(lambda m: _VISIBLE.sub(b" ", m.group()), data)
+
+
 def _chains(code: bytes) -> list[list[_Branch]]:
     """Each `#if ... #endif` chain's directives, in file order of their `#if`
     (unterminated chains are left out)."""
@@ -135,7 +150,10 @@ def _chains(code: bytes) -> list[list[_Branch]]:
     for m in _DIRECTIVE.finditer(code):
         keyword = m.group(1).decode()
         line = (m.start(), _line_end(code, m.end()))
-        branch = _Branch(keyword, line, _condition(code, keyword, m.end(), line[1]))
+        # Only a condition naming a HIP macro or the CUDA compiler matters.
+        hinted = _HINT.match(code, m.start()) is not None
+        branch = _Branch(keyword, line,
+                         _condition(code, keyword, m.end(), line[1]) if hinted else None)
         if keyword in ("if", "ifdef", "ifndef"):
             open_.append([branch])
         elif open_:
@@ -154,8 +172,8 @@ def _line_end(code: bytes, at: int) -> int:
         nl = code.find(b"\n", at)
         if nl == -1:
             return len(code)
-        before = code[:nl].rstrip(b"\r")
-        if before.endswith(b"\\"):
+        last = nl - 2 if nl > 1 and code[nl - 1] == 0x0D else nl - 1
+        if last >= 0 and code[last] == 0x5C:  # a backslash: the line continues
             at = nl + 1
             continue
         return nl + 1

@@ -201,6 +201,7 @@ def test_a_name_the_file_defines_outside_hip_branches_stays_its_own():
     (b"#if defined(A)\n#ifdef __HIPCC__\nx\n#endif\n#endif\n", ["__HIPCC__"]),
     (b"#ifdef USE_HIP\nunterminated\n", []),
     (b'#if 0 // "USE_HIP"\n#endif\n', []),
+    (b"/* disabled:\n#ifdef USE_HIP\n*/\nx\n#endif\n", []),
 ])
 def test_which_branches_are_hip(text: bytes, switches: list[str]):
     own = own_hip(text)
