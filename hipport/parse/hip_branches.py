@@ -30,11 +30,16 @@ Span = tuple[int, int]
 # A macro whose name has one of these words (between underscores) selects a
 # HIP build: __HIP_PLATFORM_AMD__, __HIPCC__, USE_HIP, BUILD_HIP, USE_ROCM,
 # GGML_USE_HIP, WITH_AMD_GPU.
-_HIP_WORDS = frozenset({"HIP", "HIPCC", "ROCM", "HCC", "AMD", "AMDGPU"})
+_HIP_WORDS = frozenset({"HIP", "HIPCC", "ROCM", "HCC", "AMD", "AMDGPU", "AMDGCN"})
 # What every HIP build defines (hipcc, hip::host's -D__HIP_PLATFORM_AMD__=1):
 # a branch selected by one of them is taken without any switch.
 PLATFORM_MACROS = frozenset({"__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__",
                              "__HIP__"})
+# What hipport's renames write for `__CUDACC__` and `__CUDA_ARCH__`: a branch
+# under one of them is the project's HIP code only where it reads as HIP code
+# or a CUDA compiler branch is beside it (a tree converted before, with CUDA
+# code added since, is converted again).
+RENAMED_TO = frozenset({"__HIPCC__", "__HIP_DEVICE_COMPILE__"})
 # Defined by nvcc alone (hipcc defines neither).
 CUDA_COMPILER_MACROS = frozenset({"__CUDACC__", "__NVCC__"})
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(ifdef|ifndef|if|elifdef|elifndef|elif|else|endif)\b",
@@ -201,8 +206,12 @@ def _hip_branches(code: bytes, chain: list[_Branch]) -> dict[int, str]:
     one), and an #else after CUDA compiler tests that reads as HIP code."""
     found: dict[int, str] = {}
     negated = ""  # a HIP switch an earlier branch tested negated: the rest need it
+    beside_cuda = any(_implies(b.condition, _is_cuda_compiler) for b in chain[:-1])
     for i, branch in enumerate(chain[:-1]):
         switch = negated or _implies(branch.condition, is_hip_macro)
+        if switch in RENAMED_TO and not beside_cuda \
+                and not _HIP_TEXT.search(code, branch.line[1], branch.end):
+            switch = ""  # hipport's own rename of a CUDA test, over CUDA code still
         if switch:
             found[i] = switch
         condition = branch.condition

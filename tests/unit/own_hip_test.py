@@ -198,8 +198,12 @@ def test_a_name_the_file_defines_outside_hip_branches_stays_its_own():
     (b"#if USE_ROCM >= 0\na\n#endif\n", []),
     (b"#if defined(USE_HIP) || X\na\n#endif\n", []),
     (b"#ifdef __CUDACC__\nhipMalloc\n#elif Y\nb\n#else\nhipFree\n#endif\n", []),
-    (b"#if defined(A)\n#ifdef __HIPCC__\nx\n#endif\n#endif\n", ["__HIPCC__"]),
+    (b"#if defined(A)\n#ifdef __HIPCC__\nhipFree(p);\n#endif\n#endif\n", ["__HIPCC__"]),
     (b"#ifdef USE_HIP\nunterminated\n", []),
+    # what hipport writes for __CUDACC__, over CUDA code added since
+    (b"#ifdef __HIPCC__\ncudaFree(p);\n#endif\n", []),
+    (b"#ifdef __HIPCC__\nhipFree(p);\n#endif\n", ["__HIPCC__"]),
+    (b"#ifdef __AMDGCN__\nx\n#endif\n", ["__AMDGCN__"]),
     (b'#if 0 // "USE_HIP"\n#endif\n', []),
     (b"/* disabled:\n#ifdef USE_HIP\n*/\nx\n#endif\n", []),
 ])
