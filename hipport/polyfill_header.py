@@ -36,7 +36,7 @@ from hipport.polyfills import (
     render,
     select,
 )
-from hipport.rules.emulation import APPLIED_CODES, needs_header, target_text
+from hipport.rules.emulation import APPLIED_CODES, needs_header, served_overloads, target_text
 from hipport.settings import Settings
 from hipport.table import MappingTable
 from hipport.writing import write_atomic
@@ -60,12 +60,10 @@ def overload_uses(scan: Scan, settings: Settings) -> list[Reference]:
     file that builds their ``cudaMemLocation`` argument: the file needs the
     header although the names convert as usual."""
     references = scan.analysis.references
-    if not any(r.name.startswith(_LOCATION) for r in references):
-        return []
-    return [r for r in references if needs_header(r.name, settings)]
+    served = served_overloads((r.name for r in references), settings)
+    return [r for r in references if r.name in served]
 
 
-_LOCATION = "cudaMemLocation"
 _HIP_LOCATION = re.compile(rb"\bhipMemLocation")
 
 

@@ -28,48 +28,9 @@ HIP_52_LEFT_OUT = frozenset({
     "tests/buildfiles/device_debug_build_test.py",
 })
 
-# Issue 33 §3: every fallback guarded by what the target ROCm declares.
-_POLYFILLS = "tests/polyfills/compile_test.py::"
-_THROUGH = _POLYFILLS + "test_the_converted_use_compiles_through_the_header[rocm-7.2-"
-_REDEFINED = "the header redefines what 7.2 declares ({})"
-_POLYFILL_GAPS_72 = {
-    _THROUGH + "stream-access-policy-rewrite]": _REDEFINED.format("hipStreamAttrValue & co."),
-    _THROUGH + "stream-access-policy-compat]": _REDEFINED.format("hipStreamAttrValue & co."),
-    _THROUGH + "mem-location-compat]": "7.2's hipMemLocationType gains host values and "
-                                       "hipMemPrefetchAsync_v2 exists: the fallback's guard "
-                                       "does not describe 7.2",
-    _THROUGH + "mem-location-numa-compat]": "7.2's hipMemLocationType gains host values: the "
-                                            "fallback's guard does not describe 7.2",
-    _THROUGH + "reduce-sync-rewrite]": _REDEFINED.format("__reduce_*_sync: ambiguous calls"),
-    _THROUGH + "reduce-sync-compat]": _REDEFINED.format("__reduce_*_sync: ambiguous calls"),
-    _THROUGH + "match-sync-rewrite]": "7.x enables the warp-sync builtins by default: "
-                                      "__match_any_sync is ambiguous",
-    _THROUGH + "match-sync-compat]": "7.x enables the warp-sync builtins by default: "
-                                     "__match_any_sync is ambiguous",
-    _POLYFILLS + "test_without_the_header_the_converted_use_does_not_compile"
-                 "[rocm-7.2-stream-access-policy]": "7.2 has the stream-attribute API: the "
-                                                    "fallback's rocm.real must say 7.2",
-    _POLYFILLS + "test_the_device_code_does_what_the_fallback_says[rocm-7.2-syncwarp]":
-        _REDEFINED.format("__syncwarp(): ambiguous calls"),
-    _POLYFILLS + "test_every_fallback_together_compiles[rocm-7.2]":
-        _REDEFINED.format("__syncwarp, __reduce_*_sync, stream attributes"),
-    "tests/polyfills/wiring_test.py::test_the_rerun_subfolder_and_each_project_compile"
-    "[rocm-7.2]": _REDEFINED.format("__reduce_max_sync: ambiguous calls"),
-    _POLYFILLS + "test_rocms_own_warp_sync_builtins_take_over_when_enabled[rocm-7.2]":
-        "HIP_ENABLE_WARP_SYNC_BUILTINS no longer describes 7.x, which enables them by default",
-}
-
 KNOWN_GAPS: dict[str, str] = {
-    **{test: f"issue 33 §3: the polyfill header is not yet right for ROCm 7.2 ({why})"
-       for test, why in _POLYFILL_GAPS_72.items()},
     "tests/catalogue/compile_test.py::test_mapped_names_compile[rocm-7.2-hip]":
         _ISSUE_33.format("HIP_MEMSET_NODE_PARAMS is gone from 7.2"),
-    "tests/polyfills/compile_test.py::test_the_converted_use_compiles_through_the_header"
-    "[rocm-7.2-syncwarp-rewrite]":
-        _ISSUE_33.format("7.2 declares __syncwarp(): the header's makes the call ambiguous"),
-    "tests/polyfills/compile_test.py::test_the_converted_use_compiles_through_the_header"
-    "[rocm-7.2-syncwarp-compat]":
-        _ISSUE_33.format("7.2 declares __syncwarp(): the header's makes the call ambiguous"),
     "tests/report/verify_test.py::test_a_real_compile_with_each_oracle[rocm-7.2]":
         _ISSUE_33.format("7.2 declares __syncwarp, which the catalogue calls unsupported, so "
                          "the unit the test expects to fail compiles"),

@@ -371,7 +371,7 @@ def render(uses: Uses, macro: str = "", name: str = "hip_compat.h",
                        [Exactness(a) for a in polyfill_allowed])
     if fallbacks:
         body += ["", "/* polyfills: the CUDA APIs ROCm lacks, emulated (docs/polyfills.md) */",
-                 *section_lines(fallbacks)]
+                 *section_lines(fallbacks, nvidia=False)]
     out = [MARKER.decode() + ": do not edit.",
            f" * {name} maps the CUDA names this project uses to HIP for an AMD build;",
            " * re-run `hipport convert --strategy compat` when the code changes",

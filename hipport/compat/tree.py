@@ -14,7 +14,7 @@ from hipport.delivery import Mode, WriteFailed, unified_diff
 from hipport.findings import Finding, LocatedFinding
 from hipport.jobs import FileResult, Outcome
 from hipport.rules.cuda_version import VERSION_TEST
-from hipport.rules.emulation import APPLIED_CODES, target_text
+from hipport.rules.emulation import APPLIED_CODES, served_overloads, target_text
 from hipport.rules.guards import GUARD_TEST
 from hipport.rules.hazards.launch_bounds import MIN_BLOCKS
 from hipport.settings import Settings
@@ -24,12 +24,20 @@ from hipport.writing import write_atomic
 STALE = HEADER_STALE
 
 
-def uses_of(results: list[FileResult], table: MappingTable) -> Uses:
+def uses_of(results: list[FileResult], table: MappingTable,
+            settings: Settings | None = None) -> Uses:
     """Names a file's finding counts as converted are mapped; the others
-    (no HIP equivalent, unknown, a rename that needs review) are listed."""
+    (no HIP equivalent, unknown, a rename that needs review) are listed.
+    With ``settings``, a mapped name whose HIP function the polyfills add
+    CUDA 13's overloads to (a file that builds a cudaMemLocation) also gets
+    its fallback."""
     uses = Uses()
     left: dict[str, str] = {}
     for result in results:
+        if settings is not None:
+            uses.polyfills |= served_overloads(
+                (f.finding.cuda_name for f in result.findings
+                 if f.applied and f.finding.cuda_name), settings)
         for located in result.findings:
             name = located.finding.cuda_name
             if located.code == VERSION_TEST:
@@ -68,7 +76,7 @@ def finish(results: list[FileResult], table: MappingTable, place: HeaderPlace, m
     # maps when only part of its tree was converted, and those of the headers
     # that become forwarders.
     earlier = [read_uses(t, table) for t in ([old] if place.keep and old else []) + nested]
-    text = render(merged(*earlier, uses_of(results, table)), macro, place.path.name,
+    text = render(merged(*earlier, uses_of(results, table, settings)), macro, place.path.name,
                   settings.assume_cuda_version, target_text(settings), settings.polyfills)
     if mode is Mode.DRY_RUN:
         covered = covered_names(old or b"")

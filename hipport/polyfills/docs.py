@@ -36,6 +36,8 @@ def _rocm(fallback: Fallback) -> str:
     real = "none checked" if rocm.real is None else rocm.real
     if rocm.when is not None:
         real += f" (only with `{rocm.when}`)"
+    if rocm.beside:
+        real += "; the fallback stays beside it"
     return real
 
 
@@ -73,7 +75,8 @@ def page(polyfills: Polyfills) -> str:
         "no HIP equivalent (or a CUDA signature HIP's function lacks) that the converted code "
         "uses gets its fallback, and nothing else. Each fallback is data in "
         "`mappings/polyfills/*.yaml` (the format: [mapping-format.md](mapping-format.md#"
-        "polyfill-files)); it is compiled by both HIP oracles for gfx90a and gfx942 and checked "
+        "polyfill-files)); it is compiled by the three HIP oracles (HIP 5.2, ROCm 6.4 and 7.2; "
+        "gfx90a and gfx942) and checked "
         "against CUDA's results (`tests/polyfills/`).\n\n",
         "| exactness | meaning | applied |\n|---|---|---|\n",
     ]
@@ -83,12 +86,19 @@ def page(polyfills: Polyfills) -> str:
     lines.append(
         f"\nOnly {default} fallbacks are applied by default; the others stay in the ledger "
         "until allowed. **Real API in ROCm** is the first release whose headers declare the "
-        "API (HIP 5.2, 5.7 and 6.4 are checked): the fallback steps aside there "
-        "(`#if HIP_VERSION < ...`). **Needs ROCm** is the oldest release the fallback builds "
-        "on; older targets keep the name in the ledger (HP706). A CUDA warp is 32 lanes: "
+        "API (HIP 5.2, 5.7, 6.4 and 7.2 are checked): the fallback steps aside there "
+        "(`#if HIP_VERSION < ...`), or, where it stays beside it, declares only what ROCm's own "
+        "lack (the warp fallbacks' overloads for CUDA's 32-bit masks, which ROCm 7.2's "
+        "64-bit-mask templates refuse), so one header compiles on every release, with or "
+        "without `HIP_ENABLE_WARP_SYNC_BUILTINS` and `HIP_DISABLE_WARP_SYNC_BUILTINS`. On "
+        "HIP's NVIDIA platform the header holds no fallback and includes the CUDA headers "
+        "they stand in for (`<cooperative_groups/reduce.h>`). **Needs ROCm** is the oldest "
+        "release the fallback builds on; older targets keep the name in the ledger (HP706). "
+        "A CUDA warp is 32 lanes: "
         "on a 64-lane wavefront the warp fallbacks read a 32-bit mask as naming lanes of the "
         "caller's 32-lane half, and a 64-bit mask (what `__activemask()` becomes) as naming "
-        "lanes of the wavefront.\n")
+        "lanes of the wavefront; where ROCm declares its own (7.2 by default), a 64-bit mask "
+        "gets ROCm's.\n")
     lines.append(_WHERE)
     for family in polyfills.families:
         named = [f for f in family.fallbacks if f.names]

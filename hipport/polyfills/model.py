@@ -60,30 +60,50 @@ class Rocm:
     checked does); ``when``: a preprocessor condition under which they declare
     it (``defined(HIP_ENABLE_WARP_SYNC_BUILTINS)``), so the fallback is kept
     for targets from ``real`` on and steps aside only where the condition
-    holds; ``needs``: the oldest release the fallback itself builds on."""
+    holds; ``needs``: the oldest release the fallback itself builds on.
+
+    ``beside``: where the real API is declared the fallback does not step
+    aside but stays beside it, declaring only the overloads ROCm's own lack
+    (CUDA's 32-bit warp masks, which ROCm 7's 64-bit-mask templates refuse);
+    its code tests ``native_macro`` (1 where the real API is declared), which
+    the header defines from ``real`` and ``when``."""
 
     real: str | None = None
     when: str | None = None
     needs: str | None = None
+    beside: bool = False
 
     def native_in(self, target: str) -> bool:
-        """The target release has the real API unconditionally."""
-        return self.real is not None and self.when is None and \
+        """The target release has the real API unconditionally (and the
+        fallback does not stay beside it)."""
+        return self.real is not None and self.when is None and not self.beside and \
             parse_version(target) >= parse_version(self.real)
 
     def buildable_in(self, target: str) -> bool:
         return self.needs is None or parse_version(target) >= parse_version(self.needs)
+
+    def declared(self) -> str | None:
+        """The preprocessor test that holds where ROCm declares the real API."""
+        if self.real is None:
+            return None
+        since = f"HIP_VERSION >= {hip_version(self.real)}"
+        return since if self.when is None else f"{since} && ({self.when})"
 
     def guard(self) -> str | None:
         """The preprocessor test under which the fallback is compiled."""
         tests = []
         if self.needs is not None:
             tests.append(f"HIP_VERSION >= {hip_version(self.needs)}")
-        if self.real is not None and self.when is None:
-            tests.append(f"HIP_VERSION < {hip_version(self.real)}")
-        elif self.real is not None:
-            tests.append(f"!(HIP_VERSION >= {hip_version(self.real)} && ({self.when}))")
+        if self.real is not None and not self.beside:
+            tests.append(f"HIP_VERSION < {hip_version(self.real)}" if self.when is None
+                         else f"!({self.declared()})")
         return " && ".join(tests) or None
+
+
+def native_macro(fallback_id: str) -> str:
+    """The macro a ``beside`` fallback's code tests: 1 where ROCm declares
+    the real API, else 0 (``HIPPORT_ROCM_HAS_REDUCE_SYNC``)."""
+    return "HIPPORT_ROCM_HAS_" + fallback_id.upper().replace("-", "_")
 
 
 def hip_version(release: str) -> int:

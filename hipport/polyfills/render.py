@@ -16,6 +16,7 @@ from hipport.polyfills.model import (
     WITHHELD,
     Exactness,
     Fallback,
+    native_macro,
 )
 
 DEFAULT_HEADER = "hipport_polyfills.h"
@@ -26,6 +27,7 @@ GUARD = "HIPPORT_POLYFILLS_H"
 # The fallbacks are C++ for AMD GPUs: HIP on NVIDIA has the real APIs, and
 # a C translation unit that includes the header gets none of them.
 CONDITION = "defined(__HIP_PLATFORM_AMD__) && defined(__cplusplus)"
+NVIDIA_CONDITION = "defined(__HIP_PLATFORM_NVIDIA__) && defined(__cplusplus)"
 DEFAULT_TARGET = "6.4"
 # A header generated for a folder converted on its own, once its tree has one.
 FORWARDERS = Forwarders(MARKER, "/* forwards to the tree's polyfill header */", "emulates")
@@ -132,9 +134,20 @@ def is_generated(data: bytes) -> bool:
     return data.startswith(MARKER)
 
 
+def native_lines(fallback: Fallback) -> list[str]:
+    """For a fallback that stays beside the real API, the macro its code
+    tests: 1 where the target's headers declare ROCm's own."""
+    declared = fallback.rocm.declared()
+    if not fallback.rocm.beside or declared is None:
+        return []
+    macro = native_macro(fallback.id)
+    return [f"#if {declared}", f"#define {macro} 1", "#else", f"#define {macro} 0", "#endif"]
+
+
 def fallback_lines(fallback: Fallback) -> list[str]:
     """One fallback under its guard, after a line naming it."""
     body = [f"#include <{header}>" for header in fallback.includes]
+    body += native_lines(fallback)
     body += fallback.code.rstrip("\n").split("\n")
     guard = fallback.rocm.guard()
     if guard is None:
@@ -142,12 +155,22 @@ def fallback_lines(fallback: Fallback) -> list[str]:
     return [trace(fallback), f"#if {guard}", *body, f"#endif /* {fallback.id} */"]
 
 
-def section_lines(fallbacks: Iterable[Fallback]) -> list[str]:
+def section_lines(fallbacks: Iterable[Fallback], nvidia: bool = True) -> list[str]:
     """The fallbacks as lines for a header that has included
-    ``hip/hip_runtime.h``: this file, or compat's ``hip_compat.h``."""
+    ``hip/hip_runtime.h``: this file, or compat's ``hip_compat.h``.  On
+    HIP's NVIDIA platform CUDA has the real APIs, but the rewritten sources
+    no longer include the CUDA headers a fallback stands in for (the rewrite
+    drops ``#include <cooperative_groups/reduce.h>``): with ``nvidia``, that
+    branch includes them (compat's sources keep CUDA's includes for it)."""
+    fallbacks = tuple(fallbacks)
     lines = [f"#if {CONDITION}"]
     for fallback in fallbacks:
         lines += ["", *fallback_lines(fallback)]
+    cuda_headers = sorted({n.cuda for f in fallbacks for n in f.names if n.kind == "header"})
+    if cuda_headers and nvidia:
+        lines += ["", f"#elif {NVIDIA_CONDITION}",
+                  "/* HIP on NVIDIA: CUDA's own, from the headers the fallbacks stand in for */",
+                  *(f"#include <{header}>" for header in cuda_headers)]
     return [*lines, "", f"#endif /* {CONDITION} */"]
 
 

@@ -15,6 +15,7 @@ from hipport.polyfills.model import (
     Family,
     Name,
     Rocm,
+    native_macro,
 )
 from hipport.table.schema import KINDS, parse_version, target_problem
 from hipport.table.yaml_file import Reader, compose
@@ -25,7 +26,7 @@ _FALLBACK_KEYS = {"id", "names", "exactness", "semantics", "cost", "rocm", "cont
 _REQUIRED = ("id", "names", "exactness", "semantics", "cost", "rocm", "context", "finding",
              "code")
 _NAME_KEYS = {"cuda", "kind", "overloads"}
-_ROCM_KEYS = {"real", "when", "needs"}
+_ROCM_KEYS = {"real", "when", "needs", "beside"}
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
 _RELEASE = re.compile(r"[0-9]+\.[0-9]+\Z")
 _FUNCTION_KINDS = ("function", "device_function")
@@ -83,7 +84,7 @@ def _fallback(reader: Reader, node: yaml.Node, where: str, family: str) -> Fallb
                                           tuple(e.value for e in Exactness))),
         semantics=_sentence(reader, fields["semantics"], f"{where}.semantics"),
         cost=reader.string(fields["cost"], f"{where}.cost"),
-        rocm=_rocm(reader, fields["rocm"], f"{where}.rocm"),
+        rocm=_rocm(reader, fields["rocm"], f"{where}.rocm", fields, code),
         context=reader.string(fields["context"], f"{where}.context", CONTEXTS),
         finding=reader.string(fields["finding"], f"{where}.finding"),
         code=code if code.endswith("\n") else code + "\n",
@@ -140,7 +141,8 @@ def _release(reader: Reader, node: yaml.Node, where: str) -> str:
     return value
 
 
-def _rocm(reader: Reader, node: yaml.Node, where: str) -> Rocm:
+def _rocm(reader: Reader, node: yaml.Node, where: str, fallback: dict[str, yaml.Node],
+          code: str) -> Rocm:
     fields = reader.mapping(node, where)
     reader.check_keys(fields, _ROCM_KEYS, node, where)
     if "real" not in fields:
@@ -157,7 +159,27 @@ def _rocm(reader: Reader, node: yaml.Node, where: str) -> Rocm:
             parse_version(needs) >= parse_version(real):
         raise reader.fail(fields["needs"], f"{where}.needs",
                           f"must be older than the release with the real API ({real})")
-    return Rocm(real, when, needs)
+    beside = _beside(reader, fields, where, real, fallback, code)
+    return Rocm(real, when, needs, beside)
+
+
+def _beside(reader: Reader, fields: dict[str, yaml.Node], where: str, real: str | None,
+            fallback: dict[str, yaml.Node], code: str) -> bool:
+    if "beside" not in fields:
+        return False
+    node = fields["beside"]
+    if not reader.boolean(node, f"{where}.beside"):
+        return False
+    if real is None:
+        raise reader.fail(node, f"{where}.beside",
+                          "a fallback beside the real API needs the release that declares it "
+                          "('real')")
+    # The code must tell where ROCm's own are declared, or it would clash with them.
+    macro = native_macro(reader.name(fallback["id"], "id")) if "id" in fallback else ""
+    if not re.search(rf"\b{macro}\b", code):
+        raise reader.fail(node, f"{where}.beside",
+                          f"the code must test {macro} (1 where ROCm declares the real API)")
+    return True
 
 
 def _header(reader: Reader, node: yaml.Node, where: str) -> str:

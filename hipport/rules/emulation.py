@@ -5,6 +5,7 @@ here; where the header is included is the strategy's business."""
 from __future__ import annotations
 
 import functools
+from typing import Iterable
 
 from hipport.findings import Finding
 from hipport.polyfills import DEFAULT_TARGET as NEWEST
@@ -49,6 +50,21 @@ def emulated(name: str, settings: Settings, start: int, end: int, library: str |
         return None
     return Finding(found.code, found.message, start, end, cuda_name=name, library=library,
                    note=note)
+
+
+# The CUDA 13 overloads the header adds (hipMemPrefetchAsync with a
+# cudaMemLocation) serve a file that builds such a location.
+LOCATION_PREFIX = "cudaMemLocation"
+
+
+def served_overloads(names: Iterable[str], settings: Settings) -> set[str]:
+    """Among the CUDA names one file uses, those converted as usual whose HIP
+    form the header adds CUDA 13's overloads to, when the file also names a
+    memory location (else it calls the HIP signatures and needs nothing)."""
+    names = set(names)
+    if not any(n.startswith(LOCATION_PREFIX) for n in names):
+        return set()
+    return {n for n in names if needs_header(n, settings)}
 
 
 def needs_header(name: str, settings: Settings) -> bool:

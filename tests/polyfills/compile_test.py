@@ -7,6 +7,7 @@ oracle has no real API the data does not know of."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from tests.toolchain import (
     HipOracle,
     compile_cuda,
     compile_hip,
+    cuda_compile_command,
     require_hip_oracle,
     require_nvcc,
 )
@@ -65,19 +67,47 @@ def _compile(unit: Path, oracle: HipOracle, *extra: str) -> str | None:
     return None
 
 
+# The macros ROCm's warp-sync builtins are declared by: 6.2-6.4 declare them
+# only with HIP_ENABLE_WARP_SYNC_BUILTINS, 7.2 unless HIP_DISABLE_...
+WARP_SYNC_MACROS = ("HIP_DISABLE_WARP_SYNC_BUILTINS", "HIP_ENABLE_WARP_SYNC_BUILTINS")
+
+
+def _macros_read(fallback: Fallback) -> tuple[str | None, ...]:
+    """No macro, and each macro the fallback's guard reads (its ``when``)."""
+    when = fallback.rocm.when or ""
+    return (None, *(m for m in WARP_SYNC_MACROS if m in when))
+
+
+USES_WITH_MACROS = [pytest.param(f, m, id=f.id if m is None else f"{f.id}-{m}")
+                    for f in NAMED for m in _macros_read(f)]
+
+
+def _defines(macro: str | None) -> list[str]:
+    return [] if macro is None else [f"-D{macro}"]
+
+
 @pytest.mark.parametrize("context", ["rewrite", "compat"])
-@pytest.mark.parametrize("fallback", NAMED, ids=lambda f: f.id)
-def test_the_converted_use_compiles_through_the_header(fallback: Fallback, context: str,
-                                                       tmp_path: Path, hip_oracle: HipOracle):
+@pytest.mark.parametrize("fallback, macro", USES_WITH_MACROS)
+def test_the_converted_use_compiles_through_the_header(fallback: Fallback, macro: str | None,
+                                                       context: str, tmp_path: Path,
+                                                       hip_oracle: HipOracle):
+    """Also with each warp-sync macro a fallback's guard reads defined: the
+    same header serves a build that defines it."""
     target = target_of(hip_oracle)
     status = _status(fallback, target)
     if status is Status.ROCM_TOO_OLD:
         # Nothing to compile: the fallback is reported (HP706) instead.
         assert fallback.rocm.needs is not None
         return
+    if status is Status.NATIVE:
+        # Nothing to emulate: the names convert to ROCm's own, and the use
+        # compiles without the header (the test below).
+        assert fallback.rocm.real is not None
+        return
     make = rewrite_unit if context == "rewrite" else compat_unit
     unit = make(use_of(fallback), tmp_path / "out", list(fallback.cuda_names), target)
-    assert _compile(unit, hip_oracle) is None, _compile(unit, hip_oracle)
+    error = _compile(unit, hip_oracle, *_defines(macro))
+    assert error is None, error
 
 
 @pytest.mark.parametrize("fallback", NAMED, ids=lambda f: f.id)
@@ -153,13 +183,16 @@ def _whole_header(tmp_path: Path, target: str) -> Path:
     return tmp_path / DEFAULT_HEADER
 
 
-def test_every_fallback_together_compiles(tmp_path: Path, hip_oracle: HipOracle):
+@pytest.mark.parametrize("macro", (None, *WARP_SYNC_MACROS), ids=lambda m: m or "no-macro")
+def test_every_fallback_together_compiles(macro: str | None, tmp_path: Path,
+                                          hip_oracle: HipOracle):
     """No two fallbacks clash: the header with all of them, in one unit."""
     _whole_header(tmp_path, target_of(hip_oracle))
     unit = tmp_path / "all.cpp"
     unit.write_text(f'#include "{DEFAULT_HEADER}"\n'
                     "__global__ void k(unsigned* out) { out[0] = __reduce_add_sync(~0u, 1u); }\n")
-    assert _compile(unit, hip_oracle) is None, _compile(unit, hip_oracle)
+    error = _compile(unit, hip_oracle, *_defines(macro))
+    assert error is None, error
 
 
 def test_a_c_file_gets_none_of_them(tmp_path: Path, hip_oracle: HipOracle):
@@ -170,19 +203,97 @@ def test_a_c_file_gets_none_of_them(tmp_path: Path, hip_oracle: HipOracle):
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
-def test_rocms_own_warp_sync_builtins_take_over_when_enabled(tmp_path: Path,
-                                                             hip_oracle: HipOracle):
-    """With HIP_ENABLE_WARP_SYNC_BUILTINS, ROCm 6.2+ declares __match_any_sync
-    (64-bit masks): the fallback steps aside there, and only there."""
+# For each warp fallback that stays beside ROCm's own: how ROCm's declaration
+# reads once preprocessed (amd_warp_sync_functions.h of 6.4 and 7.2), and
+# the fallback's form for any mask type, which must be there exactly where
+# ROCm's is not (its 32-bit-mask overloads are always there).
+WARP_SYNC_FORMS = {
+    "match-sync": (r"unsigned long long __match_any_sync\(MaskT mask, T value\)",
+                   "unsigned __match_any_sync(Mask mask, T value)"),
+    "reduce-sync": (r"int __reduce_add_sync\(MaskT mask, int val\)",
+                    "int __reduce_add_sync(Mask mask, int value)"),
+    "syncwarp": (r"void __syncwarp\(\) \{", "void __syncwarp(unsigned mask = 0xffffffffu)"),
+}
+CUDA_MASK_FORMS = ("unsigned __match_any_sync(unsigned mask, T value)",
+                   "int __reduce_add_sync(unsigned mask, int value)")
+
+
+def _declared_by(release: tuple[int, ...], macro: str | None) -> bool:
+    """Where the headers declare ROCm's warp-sync builtins, as the
+    fallbacks' guards say (checked below against the headers themselves)."""
+    if release >= (7, 2):
+        return macro != "HIP_DISABLE_WARP_SYNC_BUILTINS"
+    return release >= (6, 2) and macro == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+
+
+@pytest.mark.parametrize("macro", (None, *WARP_SYNC_MACROS), ids=lambda m: m or "no-macro")
+def test_rocms_own_warp_sync_builtins_take_over_where_declared(macro: str | None,
+                                                               tmp_path: Path,
+                                                               hip_oracle: HipOracle):
+    """Where the oracle's headers declare ROCm's warp-sync builtins (6.2-6.4
+    with HIP_ENABLE_WARP_SYNC_BUILTINS, 7.2 unless HIP_DISABLE_...), a 64-bit
+    mask gets ROCm's and the fallbacks keep only their overloads for CUDA's
+    32-bit masks; elsewhere the fallbacks are whole.  Read from the
+    preprocessed headers, with and without each macro."""
     _whole_header(tmp_path, target_of(hip_oracle))
     unit = tmp_path / "builtins.cpp"
-    unit.write_text("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n"
-                    f'#include "{DEFAULT_HEADER}"\n'
+    unit.write_text(f'#include "{DEFAULT_HEADER}"\n'
                     "__global__ void k(unsigned long long* out, int v) {\n"
-                    "  out[0] = __match_any_sync(~0ull, v);\n}\n")
-    assert _compile(unit, hip_oracle) is None, _compile(unit, hip_oracle)
-    preprocessed = compile_hip(unit, extra_args=["-E", "--cuda-device-only"], oracle=hip_oracle,
-                               output=tmp_path / "builtins.i")
+                    "  __syncwarp();\n  __syncwarp(0xffffffffu);\n  __syncwarp(~0ull);\n"
+                    "  out[0] = __match_any_sync(~0ull, v) + __match_any_sync(0xffffffff, v);\n"
+                    "  out[1] = __reduce_add_sync(~0ull, v) + __reduce_add_sync(0xffff, v);\n}\n")
+    defines = _defines(macro)
+    error = _compile(unit, hip_oracle, *defines)
+    assert error is None, error
+    preprocessed = compile_hip(unit, extra_args=["-E", "--cuda-device-only", *defines],
+                               oracle=hip_oracle, output=tmp_path / "builtins.i")
     assert preprocessed.returncode == 0, preprocessed.stderr[-2000:]
-    ours = "unsigned __match_any_sync(Mask mask, T value)"
-    assert (ours in (tmp_path / "builtins.i").read_text()) == (hip_oracle.hip_version < (6, 2))
+    text = (tmp_path / "builtins.i").read_text()
+    declared = {fallback_id: re.search(rocms, text) is not None
+                for fallback_id, (rocms, _) in WARP_SYNC_FORMS.items()}
+    ours = {fallback_id: whole in text for fallback_id, (_, whole) in WARP_SYNC_FORMS.items()}
+    assert ours == {fallback_id: not d for fallback_id, d in declared.items()}
+    assert [form for form in CUDA_MASK_FORMS if form not in text] == []
+    # The headers say what the guards say: 7.2 declares all three unless
+    # disabled, 6.2-6.4 only __match_*_sync and only when enabled.
+    release = hip_oracle.hip_version
+    assert declared["match-sync"] == _declared_by(release, macro)
+    assert declared["reduce-sync"] == declared["syncwarp"] == \
+        (release >= (7, 2) and _declared_by(release, macro))
+
+
+NVIDIA_PLATFORM = ["-D__HIP_PLATFORM_NVIDIA__"]
+
+
+def test_on_hips_nvidia_platform_the_header_includes_what_it_stands_in_for(tmp_path: Path):
+    """HIP on NVIDIA: the header holds no fallback, and includes the CUDA
+    headers the rewrite dropped (cg::reduce from cooperative_groups/reduce.h).
+    HIP 5.2's NVIDIA headers (/usr/include/hip/nvidia_detail) no longer
+    compile with CUDA 13 (cudaMemPrefetchAsync and cudaDeviceProp changed),
+    so nvcc preprocesses the converted use with them, and compiles it with
+    HIP's two headers standing for CUDA's own."""
+    nvcc = require_nvcc()
+    hip = Path("/usr/include/hip/nvidia_detail/nvidia_hip_runtime.h")
+    if not hip.is_file():
+        missing(f"HIP's NVIDIA platform headers are not installed ({hip})")
+    fallback = next(f for f in NAMED if f.id == "cg-reduce")
+    unit = rewrite_unit(use_of(fallback), tmp_path / "out", list(fallback.cuda_names),
+                        target_of(require_hip_oracle("hip-5.2")))
+    assert b"cooperative_groups/reduce.h" not in unit.read_bytes()
+    command = cuda_compile_command(unit, extra_args=NVIDIA_PLATFORM)
+    preprocess = [nvcc, *NVIDIA_PLATFORM, "-E", "-x", "cu", str(unit), "-o",
+                  str(tmp_path / "nvidia.i")]
+    proc = subprocess.run(preprocess, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    text = (tmp_path / "nvidia.i").read_text()
+    assert "nvidia_detail/nvidia_hip_runtime.h" in text
+    assert re.search(r'# \d+ "[^"]*/cooperative_groups/reduce\.h"', text)
+    assert "hipport_detail" not in text and "__builtin_amdgcn" not in text
+    stand_ins = tmp_path / "stand-ins" / "hip"
+    stand_ins.mkdir(parents=True)
+    (stand_ins / "hip_runtime.h").write_text("#include <cuda_runtime.h>\n")
+    (stand_ins / "hip_cooperative_groups.h").write_text("#include <cooperative_groups.h>\n")
+    command[1:1] = ["-I", str(stand_ins.parent)]
+    proc = subprocess.run([*command, "-o", str(tmp_path / "nvidia.o")], capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]

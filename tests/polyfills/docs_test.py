@@ -21,5 +21,6 @@ def test_the_page_lists_every_name_with_its_exactness():
             assert f"`{name}`" in text or f"`<{name}>`" in text
     assert "| `<cooperative_groups/reduce.h>`, `cooperative_groups::reduce`" in text
     assert "`cudaMemPrefetchAsync` (adds CUDA's signature to `hipMemPrefetchAsync`)" in text
-    assert "6.2 (only with `defined(HIP_ENABLE_WARP_SYNC_BUILTINS)`)" in text
+    assert ("| 7.2 (only with `!defined(HIP_DISABLE_WARP_SYNC_BUILTINS)`); the fallback stays "
+            "beside it |") in text
     assert "cache-hint-access" not in text  # helpers are not APIs

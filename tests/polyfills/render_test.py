@@ -41,7 +41,8 @@ def _set(*entries: dict[str, str]):
                                                                                 ).split())
         text += _ENTRY.format(id=e["id"], names=names, exactness=e.get("exactness", "exact"),
                               rocm=e.get("rocm", "{real: none}"),
-                              requires=e.get("requires", ""), code=e.get("names", "helper"))
+                              requires=e.get("requires", ""),
+                              code=e.get("code", e.get("names", "helper")))
     return parse_files([("demo.yaml", text)])
 
 
@@ -52,6 +53,8 @@ DEMO = _set(
     {"id": "guarded", "names": "__guarded", "rocm": '{real: "6.2", when: "defined(X)"}'},
     {"id": "new", "names": "__new", "rocm": '{real: none, needs: "5.7"}'},
     {"id": "rough", "names": "__rough", "exactness": "approximate", "requires": "base"},
+    {"id": "beside-it", "names": "__beside", "code": "__beside unless HIPPORT_ROCM_HAS_BESIDE_IT",
+     "rocm": '{real: "7.2", when: "!defined(Y)", beside: true}'},
 )
 
 
@@ -75,6 +78,7 @@ def test_only_the_fallbacks_used_and_what_they_require_in_a_stable_order():
     ("__guarded", "6.4", DEFAULT_EXACTNESS, Status.APPLIED, "HP701"),
     ("__new", "5.2", DEFAULT_EXACTNESS, Status.ROCM_TOO_OLD, "HP706"),
     ("__new", "5.7", DEFAULT_EXACTNESS, Status.APPLIED, "HP701"),
+    ("__beside", "7.2", DEFAULT_EXACTNESS, Status.APPLIED, "HP701"),
 ])
 def test_what_becomes_of_a_name(name, target, allowed, status, code):
     (emulation,) = emulations([name, "cudaMalloc"], target, allowed, DEMO)
@@ -108,6 +112,25 @@ def test_the_header_guards_each_fallback_and_starts_with_the_marker():
     assert body.index("polyfill base") < body.index("polyfill wide")
     assert "#if defined(__HIP_PLATFORM_AMD__) && defined(__cplusplus)" in body
     assert covered_names(text) == {"__late", "__guarded", "__new", "__wide", "__wider"}
+
+
+def test_a_fallback_beside_the_real_api_is_told_where_rocm_declares_it():
+    body = render(["__beside"], "7.2", polyfills=DEMO).decode()
+    assert ("/* polyfill beside-it (exact): __beside */\n"
+            "#if HIP_VERSION >= 70200000 && (!defined(Y))\n#define HIPPORT_ROCM_HAS_BESIDE_IT 1\n"
+            "#else\n#define HIPPORT_ROCM_HAS_BESIDE_IT 0\n#endif\n"
+            "// code of beside-it: __beside unless HIPPORT_ROCM_HAS_BESIDE_IT\n\n") in body
+    assert "#if !(" not in body and "#endif /* beside-it */" not in body
+
+
+def test_on_hips_nvidia_platform_the_header_includes_the_cuda_headers_it_stands_in_for():
+    body = render(["cooperative_groups::reduce", "__syncwarp"], "6.4").decode()
+    nvidia = body[body.index("#elif "):]
+    assert nvidia.startswith("#elif defined(__HIP_PLATFORM_NVIDIA__) && defined(__cplusplus)\n")
+    assert "#include <cooperative_groups/reduce.h>\n" in nvidia
+    assert "__syncwarp" not in nvidia and "#include <cooperative_groups/reduce.h>" not in \
+        body[:body.index("#elif ")]
+    assert "#elif" not in render(["__syncwarp"], "6.4").decode()  # no header stood in for
 
 
 def test_the_same_names_give_the_same_bytes():

@@ -55,6 +55,18 @@ def test_a_good_file_is_read():
     assert demo.rocm.guard() == "HIP_VERSION >= 50700000 && HIP_VERSION < 60200000"
 
 
+def test_a_fallback_beside_the_real_api_tests_where_rocm_declares_it():
+    beside = GOOD.replace('rocm: {real: "6.2", needs: "5.7"}',
+                          'rocm: {real: "7.2", when: "!defined(X)", beside: true}').replace(
+        "__device__ inline int __demo",
+        "#if !HIPPORT_ROCM_HAS_DEMO_FN\n      __device__ inline int __demo")
+    beside += "      #endif\n"
+    demo = parse_polyfill_file(beside, "demo.yaml").fallbacks[1]
+    assert demo.rocm.beside and demo.rocm.declared() == "HIP_VERSION >= 70200000 && (!defined(X))"
+    assert demo.rocm.guard() is None  # it stays: its code steps aside by itself
+    assert not demo.rocm.native_in("7.2")
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("family: demo\n", "family: demo\ncolour: red\n",
      ":3: (top).colour: unknown key (allowed: fallbacks, family, schema, title)"),
@@ -90,6 +102,14 @@ def test_a_good_file_is_read():
      ":21: fallbacks[1].rocm.needs: must be older than the release with the real API (6.2)"),
     ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: none, when: "defined(X)"}',
      ":21: fallbacks[1].rocm.when: a condition needs the release that declares the API"),
+    ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: none, beside: true}',
+     ":21: fallbacks[1].rocm.beside: a fallback beside the real API needs the release that "
+     "declares it ('real')"),
+    ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: "7.2", beside: yes please}',
+     ":21: fallbacks[1].rocm.beside: expected true or false"),
+    ('rocm: {real: "6.2", needs: "5.7"}', 'rocm: {real: "7.2", beside: true}',
+     ":21: fallbacks[1].rocm.beside: the code must test HIPPORT_ROCM_HAS_DEMO_FN (1 where ROCm "
+     "declares the real API)"),
     ("context: device\n    requires", "context: gpu\n    requires",
      ":22: fallbacks[1].context: expected one of device, host, host-device; got 'gpu'"),
     ("semantics: Twice the value.", "semantics: Twice the value",

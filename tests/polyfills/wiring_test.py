@@ -169,6 +169,31 @@ def test_compat_puts_the_fallbacks_into_its_header(tmp_path: Path):
     assert "nothing left to convert" in again.stderr
 
 
+LOCATED = (b"#include <cuda_runtime.h>\n"
+           b"cudaError_t f(void* p, size_t n, cudaStream_t s) {\n"
+           b"  cudaMemLocation gpu = {};\n  gpu.type = cudaMemLocationTypeDevice;\n"
+           b"  return cudaMemPrefetchAsync(p, n, gpu, 0, s);\n}\n")
+
+
+@pytest.mark.parametrize("target", ["6.4", "7.2"])
+def test_compat_gives_cuda_13s_overloads_to_a_file_that_builds_a_location(tmp_path: Path,
+                                                                        target: str):
+    """No name of the file is emulated (the location types have HIP names,
+    and 7.2's host ones too), but its call takes CUDA 13's signature: compat's
+    header gets the overloads, as the rewrite's does."""
+    (tmp_path / "a.cu").write_bytes(LOCATED)
+    result = run(str(tmp_path), "--strategy", "compat", "--in-place", "--rocm-version", target)
+    assert result.exit_code == 0, result.stderr
+    header = (tmp_path / "hip_compat.h").read_bytes()
+    assert b"/* polyfill mem-location (exact): cudaMemPrefetchAsync, cudaMemAdvise, " in header
+    assert b"#define HIPPORT_ROCM_HAS_MEM_LOCATION 0" in header
+    (tmp_path / "a.cu").write_bytes(LOCATED.replace(b"gpu, 0, s", b"0, s").replace(
+        b"  cudaMemLocation gpu = {};\n  gpu.type = cudaMemLocationTypeDevice;\n", b""))
+    (tmp_path / "hip_compat.h").unlink()
+    assert run(str(tmp_path), "--strategy", "compat", "--in-place").exit_code == 0
+    assert b"polyfill" not in (tmp_path / "hip_compat.h").read_bytes()  # CUDA 12's call
+
+
 REDUCE = (b"#include <cuda_runtime.h>\n"
           b"__global__ void r(int* p) { p[1] = __reduce_max_sync(0xffffffffu, p[0]); }\n")
 

@@ -26,6 +26,8 @@ struct Call {
     int device;
     hipStream_t stream;
     int advice;
+    int type = -1;  // the location's type, for ROCm 7.2's _v2 functions
+    unsigned flags = 0;
 };
 std::vector<Call> calls;
 
@@ -42,6 +44,24 @@ extern "C" hipError_t hipMemAdvise(const void* ptr, size_t count, hipMemoryAdvis
     calls.push_back({"advise", ptr, count, device, nullptr, static_cast<int>(advice)});
     return hipSuccess;
 }
+
+#if HIP_VERSION >= 70200000
+// ROCm 7.2's CUDA 13 signatures, which the overloads call there.
+extern "C" hipError_t hipMemPrefetchAsync_v2(const void* ptr, size_t count,
+                                             hipMemLocation location, unsigned int flags,
+                                             hipStream_t stream) {
+    calls.push_back({"prefetch", ptr, count, location.id, stream, 0,
+                     static_cast<int>(location.type), flags});
+    return hipSuccess;
+}
+
+extern "C" hipError_t hipMemAdvise_v2(const void* ptr, size_t count, hipMemoryAdvise advice,
+                                      hipMemLocation location) {
+    calls.push_back({"advise", ptr, count, location.id, nullptr, static_cast<int>(advice),
+                     static_cast<int>(location.type), 0});
+    return hipSuccess;
+}
+#endif
 
 extern "C" hipError_t hipGetDeviceCount(int* count) {
     *count = 2;
@@ -68,6 +88,55 @@ hipMemLocation location(hipMemLocationType type, int id) {
     return l;
 }
 
+#if HIP_VERSION >= 70200000
+// The location as given, to 7.2's _v2 function (one call).
+bool one_v2(const char* name, const hipMemLocation& where, hipStream_t s = nullptr,
+            int advice = 0, unsigned flags = 0) {
+    const bool ok = calls.size() == 1 && calls[0].type == static_cast<int>(where.type) &&
+                    calls[0].flags == flags;
+    return one_call(name, where.id, s, advice) && ok;
+}
+
+void test_mem_location() {
+    using check::expect;
+    const hipMemLocation gpu = location(hipMemLocationTypeDevice, 1);
+    const hipMemLocation host = location(cudaMemLocationTypeHost, 7);
+    expect(cudaMemLocationTypeHost == hipMemLocationTypeHost, "7.2's host type");
+    expect(hipMemPrefetchAsync(data + 64, 1024, gpu, 0u, stream) == hipSuccess &&
+               one_v2("prefetch", gpu, stream), "prefetch to a device");
+    expect(hipMemPrefetchAsync(data + 64, 1024, host, 0u, stream) == hipSuccess &&
+               one_v2("prefetch", host, stream), "prefetch to the host");
+    expect(hipMemPrefetchAsync(data + 64, 1024, gpu, 0u) == hipSuccess &&
+               one_v2("prefetch", gpu, nullptr), "the default stream");
+    expect(hipMemPrefetchAsync(data + 64, 1024, gpu, 1u, stream) == hipSuccess &&
+               one_v2("prefetch", gpu, stream, 0, 1u), "flags reach ROCm, which checks them");
+    expect(hipMemPrefetchAsync(data + 64, 1024, 0, stream) == hipSuccess &&
+               one_call("prefetch", 0, stream), "HIP's own signature still reaches HIP");
+    expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetPreferredLocation, gpu) == hipSuccess &&
+               one_v2("advise", gpu, nullptr, hipMemAdviseSetPreferredLocation),
+           "advice for a device");
+    expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetAccessedBy, host) == hipSuccess &&
+               one_v2("advise", host, nullptr, hipMemAdviseSetAccessedBy),
+           "advice for the host");
+    expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetReadMostly, 0) == hipSuccess &&
+               one_call("advise", 0, nullptr, hipMemAdviseSetReadMostly),
+           "HIP's own advice signature");
+}
+
+void test_mem_location_numa() {
+    using check::expect;
+    for (hipMemLocationType type : {cudaMemLocationTypeHostNuma,
+                                    cudaMemLocationTypeHostNumaCurrent}) {
+        const hipMemLocation numa = location(type, 1);
+        expect(hipMemPrefetchAsync(data + 64, 1024, numa, 0u, stream) == hipSuccess &&
+                   one_v2("prefetch", numa, stream), "prefetch to a NUMA node (kept)");
+        expect(hipMemAdvise(data + 64, 1024, hipMemAdviseSetPreferredLocation, numa) ==
+                   hipSuccess && one_v2("advise", numa, nullptr,
+                                        hipMemAdviseSetPreferredLocation),
+               "advice for a NUMA node (kept)");
+    }
+}
+#else
 void test_mem_location() {
     using check::expect;
     const hipMemLocation gpu = location(hipMemLocationTypeDevice, 1);
@@ -110,6 +179,9 @@ void test_mem_location_numa() {
     }
 }
 
+#endif
+
+#if HIP_VERSION < 70200000  // 7.2 has the stream attributes: no fallback
 void test_stream_access_policy() {
     using check::expect;
     cudaStreamAttrValue value = {};
@@ -132,6 +204,8 @@ void test_stream_access_policy() {
     expect(cudaStreamGetAttribute(stream, static_cast<cudaStreamAttrID>(8), &back) ==
                hipErrorInvalidValue, "another attribute");
 }
+
+#endif
 
 void test_emulation_enums() {
     using check::expect;
@@ -323,7 +397,9 @@ int main(int argc, char** argv) {
     return check::drive(argc, argv, {
         {"mem-location", test_mem_location},
         {"mem-location-numa", test_mem_location_numa},
+#if HIP_VERSION < 70200000
         {"stream-access-policy", test_stream_access_policy},
+#endif
         {"persisting-l2", test_persisting_l2},
         {"emulation-enums", test_emulation_enums},
         {"callback-convention", test_callback_convention},
