@@ -1,0 +1,102 @@
+"""What ROCm lacks is a blocker in the static report, at the line the
+converted build stops at, before any build (issue 32 §6): inline PTX,
+dynamic parallelism, nvJitLink, cuBLASXt, cuSOLVER's low-level preview and
+host-side sparse helpers, NVML, and device intrinsics HIP does not declare.
+Each has a look-alike that must cost nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipport.report.run import ReportRequest, make_report
+from tests.trees import write_tree
+
+CMAKE = ("cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
+         "add_executable(app {sources})\n")
+
+FAILING = {
+    "ptx.cu": "__global__ void k(unsigned* o) {\n  unsigned lane;\n"
+              '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n  o[0] = lane;\n}\n',
+    "nested.cu": "__global__ void child(int* d) { d[0] = 1; }\n"
+                 "__global__ void parent(int* d) {\n  child<<<1, 64>>>(d);\n}\n"
+                 "__device__ void spawn(int* d) {\n  void* a[] = {&d};\n"
+                 "  cudaLaunchKernel((void*)child, dim3(1), dim3(1), a, 0, 0);\n}\n",
+    "jit.cpp": "#include <nvJitLink.h>\nvoid link_it(const char** opts) {\n"
+               "  nvJitLinkHandle h;\n  nvJitLinkCreate(&h, 1, opts);\n}\n",
+    "xt.cpp": "#include <cublasXt.h>\nvoid gemm(float* a, float* b, float* c) {\n"
+              "  cublasXtHandle_t h;\n  cublasXtCreate(&h);\n"
+              "  float one = 1, zero = 0;\n  cublasXtSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, "
+              "&one, a, 2, b, 2, &zero, c, 2);\n}\n",
+    "sparse.cpp": "#include <cusolverSp.h>\n#include <cusolverSp_LOWLEVEL_PREVIEW.h>\n"
+                  "void solve(cusolverSpHandle_t h, cusparseMatDescr_t d, float* v, int* r, "
+                  "int* c, float* b, float* x) {\n  int singular;\n"
+                  "  cusolverSpScsrlsvqrHost(h, 2, 2, d, v, r, c, b, 0.f, 0, x, &singular);\n}\n",
+    "monitor.cpp": "#include <nvml.h>\nunsigned temperature() {\n  nvmlInit();\n  return 0;\n}\n",
+    "dot.cu": "__global__ void dot(int* o, const int* a) {\n  o[0] = __dp4a(a[0], a[1], 0);\n}\n",
+}
+
+# (the estimate's item, the first place it names)
+BLOCKERS = [
+    pytest.param("HP420 inline-ptx", "ptx.cu:3", id="inline-ptx"),
+    pytest.param("HP502 device-side-launch", "nested.cu:3", id="dynamic-parallelism"),
+    pytest.param("nvJitLink.h: unsupported API", "jit.cpp:1", id="nvjitlink-header"),
+    pytest.param("nvJitLinkCreate: unsupported API", "jit.cpp:4", id="nvjitlink-call"),
+    pytest.param("cublasXt.h: unsupported API", "xt.cpp:1", id="cublasxt-header"),
+    pytest.param("cublasXtSgemm: unsupported API", "xt.cpp:6", id="cublasxt-call"),
+    pytest.param("cusolverSp_LOWLEVEL_PREVIEW.h: unsupported API", "sparse.cpp:2",
+                 id="cusolver-low-level-header"),
+    pytest.param("cusolverSpScsrlsvqrHost: unsupported API", "sparse.cpp:5",
+                 id="cusolver-host-helper"),
+    pytest.param("nvml.h: unsupported API", "monitor.cpp:1", id="nvml"),
+    pytest.param("__dp4a: unsupported API", "dot.cu:2", id="device-intrinsic"),
+]
+
+LOOK_ALIKES = {
+    # x86 assembly and launches in host code build as they did
+    "host.cu": "__global__ void k(int* p) { p[0] = 1; }\n"
+               "unsigned long long ticks() {\n  unsigned lo, hi;\n"
+               '  asm volatile("rdtsc" : "=a"(lo), "=d"(hi));\n'
+               "  return ((unsigned long long)hi << 32) | lo;\n}\n"
+               "void run(int* p) {\n  k<<<1, 64>>>(p);\n  void* a[] = {&p};\n"
+               "  cudaLaunchKernel((void*)k, dim3(1), dim3(1), a, 0, 0);\n}\n",
+    # names that only look like NVML, nvJitLink or an intrinsic: the project's own
+    "names.cu": "struct nvJitLinker { int jobs; };\n"
+                "__device__ int __dp4a(int a, int b, int c) { return a + b + c; }\n"
+                "int pick(nvJitLinker l) {\n  int nvmlDevice = l.jobs;\n  return nvmlDevice;\n}\n"
+                "__global__ void k(int* o) { o[0] = __dp4a(1, 2, 3); }\n",
+}
+
+
+def report(root: Path):
+    return make_report(ReportRequest((root,), jobs=1, cache=False))
+
+
+@pytest.fixture(scope="module")
+def failing_report(tmp_path_factory):
+    files = dict(FAILING, **{"CMakeLists.txt": CMAKE.format(sources=" ".join(FAILING))})
+    return report(write_tree(tmp_path_factory.mktemp("unsupported"), files))
+
+
+@pytest.mark.parametrize("item, location", BLOCKERS)
+def test_what_rocm_lacks_is_a_blocker_at_its_line(failing_report, item: str, location: str):
+    lines = {line.item: line for line in failing_report.effort.lines}
+    assert item in lines, sorted(lines)
+    line = lines[item]
+    assert (line.kind, line.stage) == ("breaks-build", "compile")
+    assert location in line.locations and line.days > 0
+
+
+def test_the_advice_names_the_rocm_replacement(failing_report):
+    notes = {row.cuda_name: row.note for row in failing_report.ledger}
+    assert "AMD SMI" in notes["nvml.h"] and "rocm_smi" in notes["nvml.h"]
+    assert "hiprtcLinkCreate" in notes["nvJitLink.h"]
+    assert "hipblasSgemm" in notes["cublasXtSgemm"]
+    assert "hipsolverSp" in notes["cusolverSpScsrlsvqrHost"]
+
+
+def test_look_alikes_cost_no_blocker(tmp_path):
+    files = dict(LOOK_ALIKES, **{"CMakeLists.txt": CMAKE.format(sources=" ".join(LOOK_ALIKES))})
+    r = report(write_tree(tmp_path, files))
+    assert [line.item for line in r.effort.lines if line.blocker] == []
+    assert r.ledger == ()
