@@ -5,6 +5,7 @@ host-side sparse helpers, NVML, and device intrinsics HIP does not declare.
 Each has a look-alike that must cost nothing."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,59 @@ def test_look_alikes_cost_no_blocker(tmp_path):
     r = report(write_tree(tmp_path, files))
     assert [line.item for line in r.effort.lines if line.blocker] == []
     assert r.ledger == ()
+
+
+# The same constructs in one unit, converted and compiled by each HIP compiler:
+# every line the compiler stops at carries a blocker finding (the rule of
+# issue 32 §6: no surprise failures).  Each unit includes the runtime header,
+# which the conversion renames in place: its lines keep their numbers.
+UNIT = """#include <cuda_runtime.h>
+__global__ void child(int* d) { d[0] = 1; }
+__global__ void parent(int* d) {
+  child<<<1, 64>>>(d);
+}
+__device__ void spawn(int* d) {
+  void* a[] = {&d};
+  cudaLaunchKernel((void*)child, dim3(1), dim3(1), a, 0, 0);
+}
+__global__ void k(unsigned* o, const int* p) {
+  o[0] = __dp4a(p[0], p[1], 0);
+  __shared__ int s[4];
+  o[1] = (unsigned)__cvta_generic_to_shared(s);
+  o[2] = __isGlobal(p);
+  __barrier_sync(1);
+  o[3] = __uni_sync(~0u, p[0] > 0);
+}
+"""
+PTX_UNIT = "#include <cuda_runtime.h>\n" + FAILING["ptx.cu"]
+LOOK_ALIKE_UNIT = "#include <cuda_runtime.h>\n" + LOOK_ALIKES["host.cu"] + \
+    LOOK_ALIKES["names.cu"].replace("__global__ void k(", "__global__ void k2(")
+
+
+def _compiled(source: str, tmp_path: Path, oracle) -> tuple[set[int], set[int]]:
+    """(the lines the converted unit's blocker findings name, the lines its
+    compile stops at)."""
+    from hipport.api import convert_source
+    from hipport.report.model import work_of
+    from tests.toolchain import compile_hip
+
+    result = convert_source(source, name="unit.cu")
+    path = tmp_path / "unit.hip"
+    path.write_bytes(result.output)
+    proc = compile_hip(path, oracle=oracle)
+    errors = {int(m[1]) for m in re.finditer(r"unit\.hip:(\d+):\d+: error", proc.stderr)}
+    assert (proc.returncode == 0) == (not errors), proc.stderr[-3000:]
+    return {f.location.line for f in result.findings if work_of(f.code).blocker}, errors
+
+
+@pytest.mark.parametrize("source", [pytest.param(UNIT, id="missing-apis"),
+                                    pytest.param(PTX_UNIT, id="inline-ptx")])
+def test_every_line_the_build_stops_at_has_a_blocker(source: str, tmp_path: Path, hip_oracle):
+    blockers, errors = _compiled(source, tmp_path, hip_oracle)
+    assert errors, "the unit compiled: the blockers would be false"
+    assert errors <= blockers, (sorted(errors), sorted(blockers))
+
+
+def test_the_look_alikes_build_and_have_no_blocker(tmp_path: Path, hip_oracle):
+    blockers, errors = _compiled(LOOK_ALIKE_UNIT, tmp_path, hip_oracle)
+    assert (blockers, errors) == (set(), set())
