@@ -157,3 +157,40 @@ def test_every_line_the_build_stops_at_has_a_blocker(source: str, tmp_path: Path
 def test_the_look_alikes_build_and_have_no_blocker(tmp_path: Path, hip_oracle):
     blockers, errors = _compiled(LOOK_ALIKE_UNIT, tmp_path, hip_oracle)
     assert (blockers, errors) == (set(), set())
+
+
+@pytest.mark.parametrize("header, code", [
+    pytest.param("nvJitLink.h", "HP901", id="nvjitlink"),
+    pytest.param("cusolverSp_LOWLEVEL_PREVIEW.h", "HP901", id="cusolver-preview"),
+    pytest.param("cupti.h", "HP901", id="cupti"),
+    pytest.param("cupti_activity.h", "HP900", id="cupti-part"),
+    pytest.param("nvjpeg.h", "HP901", id="nvjpeg"),
+    pytest.param("npp.h", "HP901", id="npp"),
+    pytest.param("nppi_filtering_functions.h", "HP900", id="npp-part"),
+    pytest.param("cutensor.h", "HP901", id="cutensor"),
+    pytest.param("cufile.h", "HP901", id="cufile"),
+    pytest.param("nvPTXCompiler.h", "HP901", id="ptx-compiler"),
+    pytest.param("nvfatbin.h", "HP901", id="nvfatbin"),
+    pytest.param("cudla.h", "HP901", id="cudla"),
+])
+def test_headers_of_libraries_rocm_lacks_are_blockers(header: str, code: str):
+    """They were left as they were with no finding, and the build stopped at
+    'file not found' on a line the report billed nothing."""
+    from hipport.api import convert_source
+    from hipport.report.model import work_of
+
+    result = convert_source(f"#include <{header}>\nint main() {{ return 0; }}\n", name="m.cu")
+    [found] = [f for f in result.findings if f.code.startswith("HP9")]
+    assert (found.code, found.location.line) == (code, 1) and work_of(code).blocker
+
+
+@pytest.mark.parametrize("line", [
+    pytest.param('#include "cupti_stub.h"', id="project-header-quoted"),
+    pytest.param("#include <cutlass/cutlass.h>", id="cutlass-is-not-cutensor"),
+    pytest.param("#include <nvidia/gdrcopy.h>", id="other-nvidia-name"),
+])
+def test_look_alike_headers_are_left_alone(line: str):
+    from hipport.api import convert_source
+
+    result = convert_source(f"{line}\nint main() {{ return 0; }}\n", name="m.cu")
+    assert not [f for f in result.findings if f.code.startswith("HP9")]
