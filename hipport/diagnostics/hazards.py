@@ -287,8 +287,10 @@ _HAZARDS: tuple[Code, ...] = (
              "PTX is NVIDIA's virtual instruction set; hipcc compiles for AMDGPU and "
              "rejects or miscompiles PTX strings. Reported in device code (`__global__`, "
              "`__device__`) and wherever the assembly is spelled as PTX (`mov.u32`, "
-             "`%%laneid`, `.reg`); a host function's own assembly (x86 `rdtsc`, `cpuid`) "
-             "is the host compiler's and builds as it did.",
+             "`%%laneid`, `.reg`), macro bodies included (`#define LANE(x) asm(...)`: "
+             "the build stops where the macro is expanded; the finding is at its "
+             "definition); a host function's own assembly (x86 `rdtsc`, `cpuid`) is the "
+             "host compiler's and builds as it did.",
              "Replace the statement with a HIP intrinsic or plain C++, or keep it under "
              "`#if defined(__CUDA_ARCH__)` with a portable `#else` branch (hipcc does "
              "not define `__CUDA_ARCH__`).",

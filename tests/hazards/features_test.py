@@ -22,6 +22,11 @@ POSITIVE = [
                  id="420-ptx-under-a-macro-qualifier"),
     pytest.param("HP420", "__host__ __device__ void fence() { asm volatile(\"membar.gl;\"); }",
                  id="420-host-device"),
+    # a macro's body is not parsed: the build stops where it is expanded
+    pytest.param("HP420", '#define LANE_ID(x) asm volatile("mov.u32 %0, %%laneid;" : "=r"(x))\n'
+                 + kernel("unsigned l;\nLANE_ID(l);"), id="420-ptx-macro"),
+    pytest.param("HP420", '#define FENCE __asm__ __volatile__("membar.gl;" ::: "memory")\n',
+                 id="420-ptx-object-macro"),
     pytest.param("HP501", "texture<float, 1, cudaReadModeElementType> tex;", id="501-texture"),
     pytest.param("HP501", "surface<void, 2> surf;", id="501-surface"),
     pytest.param("HP502", "__global__ void child(int*);\n" + kernel("child<<<1, 64>>>(out);"),
@@ -83,6 +88,8 @@ LOOK_ALIKES = [
     pytest.param("HP420", 'void relax() { asm volatile("pause" ::: "memory"); }\n'
                  'void cpu(int* r) { asm("cpuid" : "=a"(r[0]) : "a"(0) : "ebx", "ecx", "edx"); }',
                  id="420-host-x86"),
+    pytest.param("HP420", '#define RDTSC(lo, hi) asm volatile("rdtsc" : "=a"(lo), "=d"(hi))\n'
+                 '#define PTX_NAME "mov.u32"\n', id="420-macro-x86-or-no-asm"),
     pytest.param("HP501", "std::vector<float> texture_cache;", id="501-name-only"),
     pytest.param("HP501", "cudaTextureObject_t tex;", id="501-texture-object"),
     pytest.param("HP502", "__global__ void k(int*);\nvoid host(int* p) { k<<<1, 64>>>(p); }",

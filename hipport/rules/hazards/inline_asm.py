@@ -21,11 +21,18 @@ from hipport.rules.hazards.nodes import (
 )
 
 _QUERY = query("(gnu_asm_expression assembly_code: (_) @code) @asm")
+# A macro's body is not parsed: `#define LANE_ID(x) asm("mov.u32 ...")`
+# stops the build where it is expanded, with no asm node anywhere.
+_MACRO_QUERY = query("(preproc_function_def value: (preproc_arg) @body)\n"
+                     "(preproc_def value: (preproc_arg) @body)")
+_ASM_WORD = re.compile(r"\b(?:asm|__asm__|__asm)\b")
 _NVIDIA_ONLY = ("__CUDA_ARCH__", "__NVCC__", "__CUDACC__")
 # PTX spellings no host assembler shares: typed instructions (mov.u32,
 # ld.global.f32), register declarations, special registers.
 _PTX = re.compile(r"\.(?:[usbf](?:8|16|32|64)|pred|reg|global|shared|sync)\b"
-                  r"|%%(?:laneid|warpid|smid|nsmid|clock|globaltimer|lanemask|tid|ntid|ctaid)")
+                  r"|%%(?:laneid|warpid|smid|nsmid|clock|globaltimer|lanemask|tid|ntid|ctaid)"
+                  r"|\b(?:mov|ld|st|cvt|cvta|mad|fma|shfl|vote|red|atom|bar|membar|fence|prmt|"
+                  r"bfe|bfi|lop3|setp|selp|cp|mma|ldmatrix|wmma)\.[a-z]")
 
 
 def _guard(node: Node) -> str | None:
@@ -62,3 +69,13 @@ def inline_asm(ctx: Context) -> Iterator[Finding]:
         where = f" (under `#if {guard}`: check the other branch is a HIP fallback)" \
             if guard else ""
         yield hazard("HP420", f"inline PTX `{first}` is not portable to AMD GPUs{where}", node)
+    for match in matches(ctx, _MACRO_QUERY):
+        body = match["body"][0]
+        code = text(body)
+        if _ASM_WORD.search(code) and _PTX.search(code):
+            macro = text(body.parent.child_by_field_name("name")) if body.parent else ""
+            guard = _guard(body)
+            where = f"; under `#if {guard}`: check the other branch is a HIP fallback" \
+                if guard else ""
+            yield hazard("HP420", f"inline PTX in the body of macro `{macro}` is not portable to "
+                         f"AMD GPUs (the build stops where it is expanded{where})", body)
