@@ -20,7 +20,8 @@ _CONVERSIONS: tuple[Code, ...] = (
     Code("HP602", "build-variable", "CUDA build variable or property renamed to its HIP "
          "counterpart.", _I,
          "`CMAKE_CUDA_STANDARD`, `CMAKE_CUDA_FLAGS`, the target property `CUDA_STANDARD`, ... "
-         "become `CMAKE_HIP_STANDARD`, `CMAKE_HIP_FLAGS`, `HIP_STANDARD`. In Makefiles the "
+         "become `CMAKE_HIP_STANDARD`, `CMAKE_HIP_FLAGS`, `HIP_STANDARD`; the toolkit's "
+         "`CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES` becomes `hip_INCLUDE_DIRS`. In Makefiles the "
          "conventional compiler variables `NVCC`/`NVCCFLAGS` become `HIPCC`/`HIPCCFLAGS`, "
          "everywhere they are assigned or referenced. Variables of your own (`MY_CUDA_FLAGS`) "
          "are never renamed."),

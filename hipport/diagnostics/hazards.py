@@ -285,7 +285,12 @@ _HAZARDS: tuple[Code, ...] = (
          "Inline assembly (`asm`/`asm volatile`): PTX does not run on AMD GPUs.",
          Severity.WARNING, _explain(
              "PTX is NVIDIA's virtual instruction set; hipcc compiles for AMDGPU and "
-             "rejects or miscompiles PTX strings.",
+             "rejects or miscompiles PTX strings. Reported in device code (`__global__`, "
+             "`__device__`) and wherever the assembly is spelled as PTX (`mov.u32`, "
+             "`%%laneid`, `.reg`), macro bodies included (`#define LANE(x) asm(...)`: "
+             "the build stops where the macro is expanded; the finding is at its "
+             "definition); a host function's own assembly (x86 `rdtsc`, `cpuid`) is the "
+             "host compiler's and builds as it did.",
              "Replace the statement with a HIP intrinsic or plain C++, or keep it under "
              "`#if defined(__CUDA_ARCH__)` with a portable `#else` branch (hipcc does "
              "not define `__CUDA_ARCH__`).",
@@ -309,7 +314,10 @@ _HAZARDS: tuple[Code, ...] = (
          "Kernel launched from device code (dynamic parallelism): not supported by HIP.",
          Severity.ERROR, _explain(
              "CUDA dynamic parallelism launches kernels (or device graphs) from a "
-             "kernel. HIP has no device-side launch.",
+             "kernel: a `<<<...>>>` launch, any `cudaLaunch*` call, `cudaGraphLaunch`, "
+             "`cudaGetParameterBuffer` or `cudaDeviceSynchronize` in a `__global__` or "
+             "`__device__` function. HIP has no device-side launch; the same calls in host "
+             "code are ordinary launches.",
              "Move the launch to the host (split the kernel at that point), or turn the "
              "child work into a loop inside the parent kernel.",
              "__global__ void parent(int* d) { child<<<1, 64>>>(d); }",

@@ -5,7 +5,10 @@ through the including file's folder and the target's include directories
 (conditions ignored: a header some configuration includes is reached).
 
 The effort estimate bills only these; the rest of the tree is reported apart
-("not built").  A tree without build files is billed whole."""
+("not built").  A tree without build files is billed whole, and so is one
+whose build files name no target hipport can read (a target made by a
+function of a package outside the tree): its CUDA sources then count
+themselves, rather than nothing."""
 from __future__ import annotations
 
 import os
@@ -23,6 +26,7 @@ COMPDB_NAME = "compile_commands.json"
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 _SKIPPED_FOLDERS = frozenset({"CMakeFiles", "__pycache__", "node_modules"})
 _INCLUDE_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter")
+_CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,11 @@ def build_reach(roots: Sequence[Path]) -> Reach:
     if not found.targets and not found.read:
         return Reach(None, "no build files (CMake, Make) and no compile_commands.json: the "
                            "estimate covers every file")
+    if not found.targets and not found.whole:
+        # Billing only the build files would bill the CUDA code nothing.
+        return Reach(None, f"no target could be read from {plural(len(found.read), 'build file')}"
+                           f" ({', '.join(sorted(found.systems))}), so every source counts "
+                           f"({plural(found.cuda_sources, 'CUDA file')})")
     built = found.closure() | found.named | set(found.read)
     return Reach(frozenset(built), found.basis(), len(found.targets))
 
@@ -68,6 +77,7 @@ class _Found:
     named: set[Path] = field(default_factory=set)
     databases: list[Path] = field(default_factory=list)
     whole: list[Path] = field(default_factory=list)  # folders counted whole
+    cuda_sources: int = 0  # .cu and .cuh files seen under the roots
 
     def database(self, path: Path, root: Path) -> None:
         try:
@@ -84,9 +94,11 @@ class _Found:
     def build_files(self, root: Path) -> None:
         systems = build_systems().values()
         entries: list[tuple[Path, BuildSystem]] = []
-        for folder, subfolders, _ in os.walk(root):
+        for folder, subfolders, names in os.walk(root):
             subfolders[:] = sorted(d for d in subfolders
                                    if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
+            self.cuda_sources += sum(1 for n in names
+                                     if os.path.splitext(n)[1].lower() in _CUDA_SUFFIXES)
             for system in systems:
                 try:
                     entries += [(p, system) for p in system.files_in(Path(folder))]

@@ -22,7 +22,8 @@ from hipport.table.versions import Availability, for_target, unavailable_reason
 CUDA_HEADER_PREFIXES = (
     "cuda", "cu_", "cublas", "curand", "cufft", "cusparse", "cusolver", "cudnn", "nccl",
     "nvrtc", "nvToolsExt", "nvtx3/", "cooperative_groups", "cub/", "sm_", "device_",
-    "crt/", "mma.h", "nvml",
+    "crt/", "mma.h", "nvml", "nvJitLink", "nvPTXCompiler", "nvfatbin", "nvjpeg", "npp", "cupti",
+    "cutensor", "cufile", "cudla",
 )
 
 

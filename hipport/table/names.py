@@ -13,6 +13,7 @@ CUDA_LOOKING_PREFIXES = (
     r"cuda[A-Z_]", r"cu[A-Z]", r"CU[a-z]", r"CU_", r"CUDA_", r"CUDART_", r"cublas", r"CUBLAS",
     r"curand", r"CURAND", r"cufft", r"CUFFT", r"cusparse", r"CUSPARSE", r"cusolver", r"CUSOLVER",
     r"cudnn", r"CUDNN", r"nccl[A-Z]", r"NCCL_", r"nvrtc", r"NVRTC", r"nvtx[A-Z]", r"NVTX_",
+    r"nvJitLink", r"NVJITLINK_",
     r"__nv_",
     r"__CUDA", r"__cuda",
 )

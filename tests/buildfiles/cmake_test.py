@@ -102,6 +102,13 @@ def convert(text: str) -> tuple[str, list[str]]:
     pytest.param("find_package(CUDA)\ncuda_add_executable(app k.cu)\n",
                  "find_package(hip)\nadd_executable(app k.cu)\nset_source_files_properties("
                  "k.cu PROPERTIES LANGUAGE HIP)\n", id="legacy-cuda-add-executable"),
+    # The toolkit's include folders: HP651 billed a blocker in a project that built
+    # (issue 32 §16).
+    pytest.param("include_directories(${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})\n",
+                 "include_directories(${hip_INCLUDE_DIRS})\n", id="toolkit-include-directories"),
+    pytest.param("target_include_directories(t PRIVATE ${CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES})"
+                 "\n", "target_include_directories(t PRIVATE "
+                 "${CMAKE_HIP_IMPLICIT_INCLUDE_DIRECTORIES})\n", id="implicit-include-directories"),
     pytest.param("include_directories(${CUDA_INCLUDE_DIRS})\n"
                  "target_link_libraries(t ${CUDA_LIBRARIES})\n",
                  "include_directories(${hip_INCLUDE_DIRS})\nfind_package(hip REQUIRED)\n"
@@ -310,6 +317,9 @@ def test_cmake_fixes(before: str, after: str):
                  id="host-variable-nvcc-only-flag"),
     pytest.param("target_compile_options(t PRIVATE -Werror=format -Werror)\n", id="gcc-werror"),
     pytest.param('set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -restrict-none")\n', id="look-alike"),
+    pytest.param("include_directories(${MY_CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})\n"
+                 "message(CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES_OLD)\n",
+                 id="toolkit-include-look-alikes"),
     pytest.param('set(MSG "--extended-lambda")\nmessage(STATUS "${MSG}")\n', id="not-options"),
 ])
 def test_cmake_noop(text: str):

@@ -1,8 +1,10 @@
 """Small CMake projects shaped like real ones (tests/buildfiles/projects/)
 convert and build with each HIP oracle's CMake, as docs/build-files.md says:
 a project that enables CUDA alone (it must gain CXX: find_package(hip)
-needs it), and a host-only main.cpp beside the kernels (it compiles as CXX
-and must get the HIP platform from hip::host; in a Makefile, from
+needs it) and takes the toolkit's include folders from
+CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES (hip_INCLUDE_DIRS once converted),
+and a host-only main.cpp beside the kernels (it compiles as CXX and must
+get the HIP platform from hip::host; in a Makefile, from
 -D__HIP_PLATFORM_AMD__ beside HIP's include path), and a texture reader
 (hipport's default targets without gfx942, which has no texture units), and
 a link line with a .cu source before objects; nvcc-only flags in every

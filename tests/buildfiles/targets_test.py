@@ -57,6 +57,18 @@ def test_cmake_aux_source_directory_and_findcuda_commands(tmp_path):
                                                "old": (["old.cu"], True)}
 
 
+def test_a_cmake_target_named_by_a_value_only_cmake_computes_builds_its_sources(tmp_path):
+    """add_executable(${APP_NAME} monitor.cu) with APP_NAME set outside the
+    tree was no target at all, so its source (and its nvml.h blocker) was
+    billed nothing (issue 32 §16); an IMPORTED one still builds nothing."""
+    root = write_tree(tmp_path, {
+        "CMakeLists.txt": "add_executable(${APP_NAME} monitor.cu)\n"
+                          "target_sources(${APP_NAME} PRIVATE more.cu)\n"
+                          "add_library(${EXTERNAL} SHARED IMPORTED)\n",
+        "monitor.cu": "", "more.cu": ""})
+    assert targets(root, "CMakeLists.txt") == {"?": (["monitor.cu", "more.cu"], True)}
+
+
 def test_a_cmake_source_list_only_cmake_computes_is_incomplete(tmp_path):
     root = write_tree(tmp_path, {"CMakeLists.txt": "add_executable(app main.cu ${FROM_OUTSIDE})\n",
                             "main.cu": ""})

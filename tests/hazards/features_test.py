@@ -16,12 +16,31 @@ POSITIVE = [
     pytest.param("HP420", "__device__ int f() {\n#if defined(__CUDA_ARCH__)\n  int r;\n"
                  '  asm("mov.u32 %0, 1;" : "=r"(r));\n  return r;\n#else\n  return 1;\n#endif\n}\n',
                  id="420-guarded"),
+    # qualifiers a macro hides: the PTX spelling says it is device code
+    pytest.param("HP420", "#define DEV __forceinline__ __device__\nDEV unsigned lane() {\n"
+                 '  unsigned l; asm("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }\n',
+                 id="420-ptx-under-a-macro-qualifier"),
+    pytest.param("HP420", "__host__ __device__ void fence() { asm volatile(\"membar.gl;\"); }",
+                 id="420-host-device"),
+    # a macro's body is not parsed: the build stops where it is expanded
+    pytest.param("HP420", '#define LANE_ID(x) asm volatile("mov.u32 %0, %%laneid;" : "=r"(x))\n'
+                 + kernel("unsigned l;\nLANE_ID(l);"), id="420-ptx-macro"),
+    pytest.param("HP420", '#define FENCE __asm__ __volatile__("membar.gl;" ::: "memory")\n',
+                 id="420-ptx-object-macro"),
     pytest.param("HP501", "texture<float, 1, cudaReadModeElementType> tex;", id="501-texture"),
     pytest.param("HP501", "surface<void, 2> surf;", id="501-surface"),
     pytest.param("HP502", "__global__ void child(int*);\n" + kernel("child<<<1, 64>>>(out);"),
                  id="502-device-launch"),
     pytest.param("HP502", "__device__ void f() { cudaDeviceSynchronize(); }",
                  id="502-device-synchronize"),
+    pytest.param("HP502", "__global__ void child(int*);\n" + kernel(
+        "void* args[] = {&out};\ncudaLaunchKernel((void*)child, dim3(1), dim3(64), args, 0, 0);"),
+                 id="502-device-launch-kernel"),
+    pytest.param("HP502", "__global__ void child(int*);\n__device__ void spawn(int* p) {\n"
+                 "  cudaLaunchCooperativeKernel((void*)child, 1, 64, nullptr, 0, 0); }\n",
+                 id="502-device-cooperative-launch"),
+    pytest.param("HP502", kernel("void* b = cudaGetParameterBuffer(64, 8);"),
+                 id="502-parameter-buffer"),
     # (ROCm 6.4, the default target, has regsPerMultiprocessor: tests/hazards/targets_test.py)
     pytest.param("HP503", "void f() { cudaDeviceProp prop; int r = prop.mpsEnabled; }",
                  id="503-missing-field"),
@@ -62,11 +81,27 @@ POSITIVE = [
 LOOK_ALIKES = [
     pytest.param("HP420", 'const char* s = "asm volatile";', id="420-string"),
     pytest.param("HP420", "// asm(\"mov.u32 %0, 1;\")\nint x;", id="420-comment"),
+    # the host compiler's own assembly builds as it did (issue 32 §6)
+    pytest.param("HP420", "static inline unsigned long long ticks() {\n  unsigned lo, hi;\n"
+                 '  asm volatile("rdtsc" : "=a"(lo), "=d"(hi));\n'
+                 "  return ((unsigned long long)hi << 32) | lo; }\n", id="420-host-rdtsc"),
+    pytest.param("HP420", 'void relax() { asm volatile("pause" ::: "memory"); }\n'
+                 'void cpu(int* r) { asm("cpuid" : "=a"(r[0]) : "a"(0) : "ebx", "ecx", "edx"); }',
+                 id="420-host-x86"),
+    pytest.param("HP420", '#define RDTSC(lo, hi) asm volatile("rdtsc" : "=a"(lo), "=d"(hi))\n'
+                 '#define PTX_NAME "mov.u32"\n', id="420-macro-x86-or-no-asm"),
     pytest.param("HP501", "std::vector<float> texture_cache;", id="501-name-only"),
     pytest.param("HP501", "cudaTextureObject_t tex;", id="501-texture-object"),
     pytest.param("HP502", "__global__ void k(int*);\nvoid host(int* p) { k<<<1, 64>>>(p); }",
                  id="502-host-launch"),
     pytest.param("HP502", "void host() { cudaDeviceSynchronize(); }", id="502-host-sync"),
+    pytest.param("HP502", "__global__ void k(int*);\nvoid host(int* p) {\n"
+                 "  void* a[] = {&p};\n  cudaLaunchKernel((void*)k, dim3(1), dim3(64), a, 0, 0);\n"
+                 "  cudaLaunchCooperativeKernel((void*)k, 1, 64, a, 0, 0); }",
+                 id="502-host-launch-apis"),
+    pytest.param("HP502", "struct cudaLauncher { void launch(); };\n"
+                 "__device__ void f(cudaLauncher* l) { int cudaLaunches = 0; (void)cudaLaunches; }",
+                 id="502-launch-look-alike-names"),
     pytest.param("HP503", "struct Q { int major; };\nvoid f(Q q) { int m = q.major; }",
                  id="503-other-struct"),
     pytest.param("HP503", "void f() { cudaDeviceProp p; size_t m = p.totalGlobalMem; }",

@@ -64,6 +64,25 @@ def test_without_build_files_the_estimate_covers_every_file(tmp_path):
     assert "The estimate covers every file" in " ".join(rendered(r, "text").split())
 
 
+def test_when_no_target_can_be_read_the_cuda_sources_are_billed_with_their_blockers(tmp_path):
+    """'0 targets of 2 build files' billed the only CUDA file, and its nvml.h
+    blocker, 0 days (issue 32 §16): every source counts now, in every format."""
+    root = write_tree(tmp_path, {
+        "CMakeLists.txt": "project(m LANGUAGES CXX CUDA)\nadd_subdirectory(src)\n",
+        "src/CMakeLists.txt": "pybind11_add_module(monitor monitor.cu)\n",
+        "src/monitor.cu": "#include <nvml.h>\n#include <cuda_runtime.h>\n"
+                          "int temperature() { nvmlInit(); return 0; }\n"})
+    r = report(root)
+    assert r.coverage.every_file
+    blockers = [line for line in r.effort.lines if line.blocker]
+    assert [(line.item, line.locations) for line in blockers] == [
+        ("nvml.h: unsupported API", ("src/monitor.cu:1",))]
+    for fmt in ("text", "md", "html"):
+        assert "so every source counts (1 CUDA file)" in " ".join(rendered(r, fmt).split()), fmt
+    data = validate_report_json(rendered(r, "json"))
+    assert data["coverage"]["every_file"] and data["effort"]["blocker_days"] > 0
+
+
 def test_review_is_billed_per_file_touched_not_per_reference(tmp_path):
     few = write_tree(tmp_path / "few", {"a.cu": "void f(float* p) { cudaFree(p); }\n"})
     many = write_tree(tmp_path / "many", {"a.cu": "void f(float* p) {\n"

@@ -52,6 +52,29 @@ def test_without_build_files_every_file_counts(tmp_path):
     assert "covers every file" in reach.basis
 
 
+def test_build_files_with_no_target_hipport_can_read_leave_every_source_counted(tmp_path):
+    """Two build files whose only target a package's function makes: the
+    report billed the CUDA file, and its nvml.h blocker, nothing ("0
+    targets of 2 build files", issue 32 §16); its sources count now."""
+    root = write_tree(tmp_path, {
+        "CMakeLists.txt": "find_package(pybind11 REQUIRED)\nadd_subdirectory(src)\n",
+        "src/CMakeLists.txt": "pybind11_add_module(monitor monitor.cu)\n",
+        "src/monitor.cu": "#include <nvml.h>\n", "src/util.cuh": "", "README.md": ""})
+    reach = build_reach([root])
+    assert reach.built is None and reach.reaches((root / "src/monitor.cu").resolve())
+    assert reach.basis == ("no target could be read from 2 build files (CMake), so every "
+                           "source counts (2 CUDA files)")
+
+
+def test_a_build_file_with_a_target_keeps_the_reach_of_its_targets(tmp_path):
+    """The look-alike: one target read is enough to bill what it reaches."""
+    root = write_tree(tmp_path, {
+        "CMakeLists.txt": "add_subdirectory(src)\nadd_executable(app main.cu)\n",
+        "src/CMakeLists.txt": "pybind11_add_module(monitor monitor.cu)\n",
+        "main.cu": "", "src/monitor.cu": ""})
+    assert reached(root) == ["CMakeLists.txt", "main.cu", "src/CMakeLists.txt"]
+
+
 def test_a_build_file_hipport_cannot_read_whole_takes_its_folder(tmp_path):
     root = write_tree(tmp_path, {"tool/Makefile": "all:\n\t./configure && $(MAKE)\n",
                             "tool/src/x.cu": "", "other/y.cu": "",

@@ -7,7 +7,8 @@ CMAKE_VARIABLE_SUFFIXES = frozenset({
     "FLAGS_RELEASE", "FLAGS_RELWITHDEBINFO", "FLAGS_MINSIZEREL", "COMPILER_LAUNCHER",
     "ARCHITECTURES", "COMPILER_ID", "COMPILER_VERSION", "COMPILER_LOADED", "COMPILE_FEATURES",
     "VISIBILITY_PRESET", "STANDARD_LIBRARIES", "OUTPUT_EXTENSION", "COMPILER",
-    "CLANG_TIDY", "LINK_FLAGS",
+    "CLANG_TIDY", "LINK_FLAGS", "IMPLICIT_INCLUDE_DIRECTORIES", "IMPLICIT_LINK_DIRECTORIES",
+    "IMPLICIT_LINK_LIBRARIES",
 })
 
 # Target/source property names.
@@ -22,6 +23,8 @@ PROPERTY_COMMANDS = frozenset({"set_target_properties", "set_property", "get_tar
 # FindCUDA / FindCUDAToolkit result variables.
 VARIABLE_RENAMES = {"CUDA_INCLUDE_DIRS": "hip_INCLUDE_DIRS",
                     "CUDAToolkit_INCLUDE_DIRS": "hip_INCLUDE_DIRS",
+                    # The toolkit's headers, as CMake's CUDA language found them.
+                    "CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES": "hip_INCLUDE_DIRS",
                     "CUDA_FOUND": "hip_FOUND", "CUDAToolkit_FOUND": "hip_FOUND"}
 # ${VAR} -> imported target (link name of the CUDA library in the value).
 VARIABLE_TARGETS = {"CUDA_LIBRARIES": "cudart", "CUDA_CUDART_LIBRARY": "cudart",

@@ -87,6 +87,9 @@ def _name(p: CMakePass, ident: Word) -> None:
             new = "CMAKE_HIP_" + suffix
             p.edit("HP603" if suffix == "ARCHITECTURES" else "HP602", f"{name} -> {new}",
                    ident.start, ident.end, new)
+        elif name in N.VARIABLE_RENAMES:
+            new = N.VARIABLE_RENAMES[name]
+            p.edit("HP602", f"{name} -> {new}", ident.start, ident.end, new)
         elif name not in N.CMAKE_SPECIAL:
             p.report("HP651", f"{name}: no HIP counterpart known to hipport", ident.start,
                      ident.end)

@@ -146,9 +146,12 @@ class _Reader:
     def add_target(self, args: list[str], scope: _Scope, source_dir: Path, path: Path,
                    command: str) -> None:
         name, rest = args[0], args[1:]
-        if _UNKNOWN in name or any(w in _SKIPPED_TARGETS for w in rest[:2]):
+        if any(w in _SKIPPED_TARGETS for w in rest[:2]):
             return
-        target = self.targets.setdefault(name, _Target(name, path, source_dir))
+        # A name only CMake computes (add_executable(${APP} main.cu)) still
+        # builds its sources; target_sources(${APP} ...) finds it by the same key.
+        target = self.targets.setdefault(name, _Target(name.replace(_UNKNOWN, "?"), path,
+                                                       source_dir))
         target.include_dirs += scope.include_dirs
         if command.startswith(("cuda_", "hip_")):
             rest = _before_options(rest)

@@ -16,10 +16,14 @@ from hipport.rules.hazards.nodes import (
     text,
 )
 
-_QUERY = query("""
+# Every cudaLaunch* (cudaLaunchKernel, cudaLaunchCooperativeKernel, ...) and
+# the parameter buffer a device-side launch fills.
+_DEVICE_RUNTIME = ("^(cudaLaunch[A-Za-z_]*|cudaGraphLaunch|cudaDeviceSynchronize"
+                   "|cudaGetParameterBuffer[A-Za-z]*)$")
+_QUERY = query(f"""
 (call_expression function: (_) @kernel (kernel_call_syntax)) @launch
 (call_expression function: (identifier) @api
-  (#any-of? @api "cudaLaunchKernel" "cudaGraphLaunch" "cudaDeviceSynchronize")) @launch
+  (#match? @api "{_DEVICE_RUNTIME}")) @launch
 """)
 
 
