@@ -147,6 +147,17 @@ def test_gpu_switches_and_what_turns_them_on(tmp_path, text, condition, turn_on)
     assert (switch.condition, switch.turn_on) == (condition, turn_on)
 
 
+def test_a_switch_around_a_folder_of_gpu_sources(tmp_path):
+    path = tmp_path / "CMakeLists.txt"
+    path.write_text('option(WITH_HIP "" OFF)\nif(WITH_HIP)\nadd_subdirectory(hip)\nendif()\n'
+                    'if(WITH_DOCS)\nadd_subdirectory(docs)\nendif()\n')
+    (tmp_path / "hip" / "src").mkdir(parents=True)
+    (tmp_path / "hip" / "src" / "k.hip").write_text("")
+    (tmp_path / "docs").mkdir()
+    assert [(s.condition, s.turn_on) for s in gpu_switches([path], {})] == \
+        [("WITH_HIP", "-DWITH_HIP=ON")]
+
+
 def test_no_switch_around_cpu_code_or_an_unknown_condition(tmp_path):
     path = tmp_path / "CMakeLists.txt"
     path.write_text('option(FAST "" OFF)\nif(FAST)\nadd_executable(a a.cpp)\nendif()\n'

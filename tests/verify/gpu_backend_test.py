@@ -162,7 +162,7 @@ def test_convert_and_report_verify_take_the_option(tmp_path, rocm64, monkeypatch
                                    "serial.cpp": SERIAL, "kernel.cu": CUDA_KERNEL})
     runner = CliRunner()
     default = runner.invoke(cli, ["convert", str(src), "-o", str(tmp_path / "a"), "--verify",
-                                  "--strict", "-q"], catch_exceptions=False)
+                                  "--strict"], catch_exceptions=False)
     assert default.exit_code == 1, default.output
     assert "HP660 error: the build compiled no HIP source" in default.stderr
     assert "behind if(USE_CUDA), false with the default options: configure with " \

@@ -64,10 +64,23 @@ def test_cmake_cxx_sources_are_hip_when_the_cxx_compiler_is_hipcc(tmp_path):
     assert cmake_gpu_sources(plan, "") == 1
 
 
-def test_cmake_findhip_objects_are_counted(tmp_path):
+def test_cmake_cxx_sources_are_hip_when_their_flags_say_so(tmp_path):
     plan = file_api(tmp_path, {"app": [("main.cpp", "CXX")]})
+    document = tmp_path / REPLY / "target-app.json"
+    target = json.loads(document.read_text())
+    target["compileGroups"][0]["compileCommandFragments"] = [{"fragment": "-O2 -x hip"}]
+    document.write_text(json.dumps(target))
+    assert cmake_gpu_sources(plan, "") == 1
+
+
+def test_cmake_findhip_objects_are_counted(tmp_path):
+    """hip_add_executable compiles with a custom command: its objects are
+    sources of the target (a build folder built again prints nothing)."""
+    plan = file_api(tmp_path, {"app": [("main.cpp", "CXX"),
+                                       ("b/CMakeFiles/app.dir/app_generated_k.cu.o", None)]})
     log = "[ 33%] Building HIPCC object CMakeFiles/app.dir/app_generated_k.cu.o\n"
     assert cmake_gpu_sources(plan, log) == 1
+    assert cmake_gpu_sources(plan, "") == 1
 
 
 def test_cmake_without_a_file_api_answer_reads_the_progress_lines(tmp_path):
@@ -96,6 +109,8 @@ TRACE = "make: Entering directory '/b/t'\n"
                  id="after-cd-and-clang"),
     pytest.param(TRACE + "Makefile:4: update target 'x' due to: x.cpp\n"
                  "clang++ -c x.cpp -o x.o\n", 0, id="clang-not-hip"),
+    pytest.param(TRACE + "Makefile:4: update target 'x.o' due to: x.cu\n"
+                 "ccache /opt/rocm/bin/hipcc -c x.cu -o x.o\n", 1, id="ccache"),
     pytest.param("make: Nothing to be done for 'all'.\n", None, id="no-trace"),
 ])
 def test_make_counts_the_sources_given_to_hipcc(log, expected):

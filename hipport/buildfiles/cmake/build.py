@@ -27,6 +27,8 @@ _LINKS = ("EXE", "SHARED", "MODULE")
 # hip_add_executable (its custom command says HIPCC).
 _HIP_OBJECT = re.compile(r"^\[\s*\d+%\] Building HIP object (\S+)$", re.MULTILINE)
 _ANY_OBJECT = re.compile(r"^\[\s*\d+%\] Building \w+ object ", re.MULTILINE)
+_FINDHIP_OBJECT = re.compile(r"_generated_[^/]+\.o$")
+_HIP_FLAGS = re.compile(r"(?:^|\s)(?:-x\s*hip|--offload-arch=)")
 _HIPCC_OBJECT = re.compile(r"^\[\s*\d+%\] Building HIPCC object (\S+)$", re.MULTILINE)
 
 
@@ -75,25 +77,41 @@ def cmake_target_named(made: str) -> str:
 
 def cmake_gpu_sources(plan: BuildPlan, output: str) -> int | None:
     """How many HIP sources the build compiled: those the file API puts in
-    a HIP compile group (or a CXX one, when the C++ compiler is hipcc), and
-    FindHIP's ``Building HIPCC object`` lines; without a file API answer,
+    a HIP compile group (or a CXX one compiled as HIP: the C++ compiler is
+    hipcc, or its flags say ``-x hip``), and FindHIP's objects (its
+    ``Building HIPCC object`` lines, its ``*_generated_*.o`` sources: a
+    build folder built again compiles nothing); without a file API answer,
     the ``Building HIP object`` lines."""
-    hipcc_objects = len(set(_HIPCC_OBJECT.findall(output)))
+    hipcc_objects = {Path(o).name for o in _HIPCC_OBJECT.findall(output)}
     documents = _targets(plan.folder)
     if documents is None:
         if not _ANY_OBJECT.search(output):
             return None  # neither CMake's answer nor its progress lines: cannot tell
-        return len(set(_HIP_OBJECT.findall(output))) + hipcc_objects
-    languages = {"HIP", "CXX"} if _cxx_is_hipcc(plan.folder) else {"HIP"}
+        return len(set(_HIP_OBJECT.findall(output))) + len(hipcc_objects)
+    hipcc = _cxx_is_hipcc(plan.folder)
     sources: set[str] = set()
     for target in documents:
         groups = target.get("compileGroups") or []
         for source in target.get("sources") or []:
+            path = str(source.get("path"))
             index = source.get("compileGroupIndex")
             if isinstance(index, int) and 0 <= index < len(groups) and \
-                    groups[index].get("language") in languages:
-                sources.add(f"{target.get('name')}:{source.get('path')}")
-    return len(sources) + hipcc_objects
+                    _compiles_hip(groups[index], hipcc):
+                sources.add(f"{target.get('name')}:{path}")
+            elif _FINDHIP_OBJECT.search(path):
+                hipcc_objects.add(Path(path).name)
+    return len(sources) + len(hipcc_objects)
+
+
+def _compiles_hip(group: dict[str, Any], cxx_is_hipcc: bool) -> bool:
+    language = group.get("language")
+    if language == "HIP":
+        return True
+    if language != "CXX":
+        return False
+    flags = " ".join(str(f.get("fragment", "")) for f in group.get("compileCommandFragments")
+                     or [] if isinstance(f, dict))
+    return cxx_is_hipcc or _HIP_FLAGS.search(flags) is not None
 
 
 def _defined(folder: Path) -> list[str]:

@@ -301,7 +301,7 @@ def gpu_switches(paths: Sequence[Path], given: Values) -> list[Switch]:
             outer = [b for b in configure.stack]
             if not configure.step(command) and command.lname not in ("if", "elseif", "else",
                                                                        "endif") \
-                    and _builds_gpu_code(command):
+                    and _builds_gpu_code(command, path.parent):
                 for branch, line in zip(outer, lines):
                     if not branch.taken and branch.outer and branch.condition:
                         key = (path, branch.condition)
@@ -312,7 +312,8 @@ def gpu_switches(paths: Sequence[Path], given: Values) -> list[Switch]:
     return list(found.values())
 
 
-def _builds_gpu_code(command: Command) -> bool:
+def _builds_gpu_code(command: Command, folder: Path) -> bool:
+    """A command that brings GPU code into the build (``folder``: its file's)."""
     values = [w.value for w in command.words]
     upper = {v.upper() for v in values}
     name = command.lname
@@ -326,6 +327,9 @@ def _builds_gpu_code(command: Command) -> bool:
             any(v.endswith((".hip", ".cu")) for v in values)
     if name in ("set_source_files_properties", "set_property"):
         return "LANGUAGE" in values and bool(upper & _GPU_LANGUAGES)
+    if name == "add_subdirectory" and values and "$" not in values[0]:
+        # if(USE_HIP) add_subdirectory(hip) endif(): a folder of GPU sources
+        return any(p.suffix in (".hip", ".cu") for p in (folder / values[0]).rglob("*"))
     return False
 
 

@@ -23,6 +23,7 @@ _HIPCC = re.compile(r"^hipcc(?:\.pl|\.bin)?$")
 _CLANG = re.compile(r"^(?:amd)?clang\+\+(?:-\d+)?$|^(?:amd)?clang(?:-\d+)?$")
 _TRACED = re.compile(r"^\S.*?:\d+: update target '", re.MULTILINE)  # make --trace, 4.0+
 _ASSIGNMENT = re.compile(r"^\w+=")
+_LAUNCHERS = frozenset({"ccache", "sccache", "distcc", "env", "time", "nice", "exec"})
 _SOURCES = CXX_SUFFIXES | {".cu", ".hip", ".c"}
 
 
@@ -73,8 +74,8 @@ def _hip_sources(command: str) -> list[str]:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    while words and _ASSIGNMENT.match(words[0]):  # VAR=value hipcc ...
-        words = words[1:]
+    while words and (_ASSIGNMENT.match(words[0]) or words[0] in _LAUNCHERS):
+        words = words[1:]  # VAR=value hipcc ..., ccache hipcc ...
     if not words:
         return []
     program = Path(words[0]).name
