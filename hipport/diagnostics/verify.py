@@ -94,7 +94,8 @@ VERIFY_CODES = (
          Severity.ERROR,
          "`hipport verify --build` counts the HIP sources each build compiled: for CMake, "
          "the sources CMake's file API puts in a HIP compile group (or a CXX one when the "
-         "C++ compiler is hipcc) and FindHIP's `Building HIPCC object` lines; for Make, "
+         "C++ compiler is hipcc), FindHIP's objects and the sources custom commands give "
+         "hipcc (a code object, `hipcc --genco`); for Make, "
          "the sources of the hipcc commands make ran (`make --trace` prints the silent "
          "ones too). A project that has GPU sources (`.hip`, `.cu`, C++ that reaches a HIP "
          "header) and built none of them is not a working port, however green its build: "

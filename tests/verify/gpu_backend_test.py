@@ -183,3 +183,26 @@ def test_convert_and_report_verify_take_the_option(tmp_path, rocm64, monkeypatch
     (line,) = billed()
     assert line["stage"] == "configure" and "compiled no HIP source" in line["item"]
     assert billed("-D", "USE_CUDA=ON") == []
+
+
+CODE_OBJECT = """\
+cmake_minimum_required(VERSION 3.21)
+project(p LANGUAGES CXX)
+find_package(hip REQUIRED)
+add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/kernel.co
+  COMMAND ${hip_BIN_INSTALL_DIR}/hipcc --genco --offload-arch=gfx90a
+          ${CMAKE_CURRENT_SOURCE_DIR}/kernel.hip -o ${CMAKE_CURRENT_BINARY_DIR}/kernel.co
+  DEPENDS kernel.hip)
+add_custom_target(kernels ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/kernel.co)
+add_executable(app main.cpp serial.cpp)
+"""
+
+
+def test_a_code_object_built_by_a_custom_command_is_gpu_code(tmp_path, rocm64):
+    """Host code in C++ and the kernels a code object hipcc --genco makes
+    (a driver-API program, issue 32 §2): no HIP compile group, GPU code all
+    the same."""
+    src = sources(tmp_path / "co", "CMakeLists.txt", CODE_OBJECT)
+    code, data, text = verify(src, "--strict", "--hipcc", rocm64.hipcc)
+    assert code == 0, text
+    assert data["projects"][0]["gpu_sources"] == 1

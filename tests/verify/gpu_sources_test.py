@@ -83,6 +83,20 @@ def test_cmake_findhip_objects_are_counted(tmp_path):
     assert cmake_gpu_sources(plan, "") == 1
 
 
+def test_cmake_custom_commands_that_run_hipcc_are_counted(tmp_path):
+    """A driver-API program: host code in C++, its kernels a code object a
+    custom command builds with hipcc --genco (issue 32 §2's shape)."""
+    plan = file_api(tmp_path, {"app": [("main.cpp", "CXX")]})
+    rules = tmp_path / "CMakeFiles" / "kernels.dir" / "build.make"
+    rules.parent.mkdir(parents=True)
+    rules.write_text("kernel.co: /src/kernel.cu\n"
+                     "\t@$(CMAKE_COMMAND) -E cmake_echo_color --blue \"Generating kernel.co\"\n"
+                     "\tcd /b && /usr/bin/hipcc --genco --offload-arch=gfx90a /src/kernel.cu "
+                     "-o /b/kernel.co\n"
+                     "# /usr/bin/hipcc in a comment.cu is no command\n")
+    assert cmake_gpu_sources(plan, "") == 1
+
+
 def test_cmake_without_a_file_api_answer_reads_the_progress_lines(tmp_path):
     plan = BuildPlan(tmp_path, ())
     log = ("[ 25%] Building HIP object CMakeFiles/app.dir/k.hip.o\n"

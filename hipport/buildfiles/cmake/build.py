@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from hipport.buildfiles.hip_commands import hip_sources
 from hipport.buildfiles.makelog import make_failures
 from hipport.buildfiles.project import BuildPlan, BuildSettings, BuildStep, Target
 
@@ -78,17 +79,20 @@ def cmake_target_named(made: str) -> str:
 def cmake_gpu_sources(plan: BuildPlan, output: str) -> int | None:
     """How many HIP sources the build compiled: those the file API puts in
     a HIP compile group (or a CXX one compiled as HIP: the C++ compiler is
-    hipcc, or its flags say ``-x hip``), and FindHIP's objects (its
-    ``Building HIPCC object`` lines, its ``*_generated_*.o`` sources: a
-    build folder built again compiles nothing); without a file API answer,
+    hipcc, or its flags say ``-x hip``), FindHIP's objects (its ``Building
+    HIPCC object`` lines, its ``*_generated_*.o`` sources: a build folder
+    built again compiles nothing), and the sources custom commands give
+    hipcc (a code object: ``hipcc --genco``); without a file API answer,
     the ``Building HIP object`` lines."""
     hipcc_objects = {Path(o).name for o in _HIPCC_OBJECT.findall(output)}
+    hipcc_objects |= _custom_commands(plan.folder)
     documents = _targets(plan.folder)
     if documents is None:
-        if not _ANY_OBJECT.search(output):
+        if not _ANY_OBJECT.search(output) and not hipcc_objects:
             return None  # neither CMake's answer nor its progress lines: cannot tell
         return len(set(_HIP_OBJECT.findall(output))) + len(hipcc_objects)
     hipcc = _cxx_is_hipcc(plan.folder)
+    top = _source_folder(plan)
     sources: set[str] = set()
     for target in documents:
         groups = target.get("compileGroups") or []
@@ -97,10 +101,32 @@ def cmake_gpu_sources(plan: BuildPlan, output: str) -> int | None:
             index = source.get("compileGroupIndex")
             if isinstance(index, int) and 0 <= index < len(groups) and \
                     _compiles_hip(groups[index], hipcc):
-                sources.add(f"{target.get('name')}:{path}")
+                sources.add(str(top / path))  # relative to the top source folder
             elif _FINDHIP_OBJECT.search(path):
                 hipcc_objects.add(Path(path).name)
-    return len(sources) + len(hipcc_objects)
+    return len(sources | hipcc_objects)
+
+
+def _source_folder(plan: BuildPlan) -> Path:
+    """The project's folder, as the configure step names it (``-S``)."""
+    argv = list(plan.steps[0].argv) if plan.steps else []
+    return Path(argv[argv.index("-S") + 1]) if "-S" in argv[:-1] else plan.folder
+
+
+def _custom_commands(folder: Path) -> set[str]:
+    """The sources the custom commands of the generated Makefiles give
+    hipcc (``CMakeFiles/<target>.dir/build.make``: each command as it runs)."""
+    found: set[str] = set()
+    for build_make in folder.glob("**/CMakeFiles/*.dir/build.make"):
+        try:
+            text = build_make.read_text(encoding="latin-1")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("\t") and "hipcc" in line:
+                found |= {str(Path(where or build_make.parent.parent.parent) / source)
+                          for where, source in hip_sources(line.strip(), clang=False)}
+    return found
 
 
 def _compiles_hip(group: dict[str, Any], cxx_is_hipcc: bool) -> bool:

@@ -10,21 +10,14 @@ running it: none are counted (a failure names its target)."""
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 from hipport.buildfiles.expand import read_text
-from hipport.buildfiles.languages import CXX_SUFFIXES
+from hipport.buildfiles.hip_commands import hip_sources
 from hipport.buildfiles.project import BuildPlan, BuildSettings, BuildStep
 
 _TARGET = re.compile(r"--offload-arch[= ]|--amdgpu-target[= ]")
-_COMMANDS = re.compile(r"&&|\|\||;|\|")
-_HIPCC = re.compile(r"^hipcc(?:\.pl|\.bin)?$")
-_CLANG = re.compile(r"^(?:amd)?clang\+\+(?:-\d+)?$|^(?:amd)?clang(?:-\d+)?$")
 _TRACED = re.compile(r"^\S.*?:\d+: update target '", re.MULTILINE)  # make --trace, 4.0+
-_ASSIGNMENT = re.compile(r"^\w+=")
-_LAUNCHERS = frozenset({"ccache", "sccache", "distcc", "env", "time", "nice", "exec"})
-_SOURCES = CXX_SUFFIXES | {".cu", ".hip", ".c"}
 
 
 def make_plan(project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
@@ -60,28 +53,8 @@ def make_gpu_sources(output: str) -> int | None:
     no target it made (it ran no recipe, or is older than 4.0)."""
     if not _TRACED.search(output):
         return None
-    sources: set[str] = set()
+    sources: set[tuple[str | None, str]] = set()
     for line in output.splitlines():
-        if "hip" not in line:
-            continue
-        for command in _COMMANDS.split(line):
-            sources.update(_hip_sources(command))
+        if "hip" in line:
+            sources.update(hip_sources(line))
     return len(sources)
-
-
-def _hip_sources(command: str) -> list[str]:
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    while words and (_ASSIGNMENT.match(words[0]) or words[0] in _LAUNCHERS):
-        words = words[1:]  # VAR=value hipcc ..., ccache hipcc ...
-    if not words:
-        return []
-    program = Path(words[0]).name
-    if not _HIPCC.match(program) and not (
-            _CLANG.match(program) and ("hip" in words or any(
-                w.startswith("--offload-arch") for w in words))):
-        return []
-    return [w for i, w in enumerate(words[1:], 1)
-            if Path(w).suffix in _SOURCES and words[i - 1] != "-o"]
