@@ -86,3 +86,6 @@ class Switch:
     line: int
     condition: str  # as written: ``USE_HIP``, ``MODEL STREQUAL "hip"``
     turn_on: str  # what makes it true: ``-DUSE_HIP=ON``; "" when hipport cannot say
+    # Not a condition but an option() or cache variable that may select the
+    # GPU code (``condition`` is its name): its value with the options given.
+    default: str | None = None

@@ -65,6 +65,7 @@ from hipport.words import plural
 DEFAULT_BUILD_TIMEOUT = 1800.0
 NO_GPU_CODE = "HP660"
 _NAMED_UNITS = 3  # GPU sources named by an HP660 finding; the rest counted
+_EMPTY = '""'  # an option's empty value, as it is written
 MARKER = ".hipport-build"  # in a --build-dir hipport made
 _LINKS_SHOWN = 10  # undefined symbols listed per link step; the rest counted
 _SKIPPED = frozenset({"CMakeFiles", "__pycache__", "node_modules"})
@@ -402,7 +403,13 @@ def _no_gpu_code(project: Project, compiled: int | None,
     given = "the options given" if configuration.cmake or configuration.make \
         else "the default options"
     location = Location(project.build_file, 1)
-    if switches:
+    options = [s for s in switches if s.default is not None]
+    if options:
+        location = Location(options[0].path, options[0].line)
+        named = ", ".join(f"{s.condition}={s.default or _EMPTY}" for s in options[:4])
+        message += (f" with {given}; the project's options that may select it: {named}: "
+                    "give the one its GPU build needs with -D NAME=VALUE")
+    elif switches:
         location = Location(switches[0].path, switches[0].line)
         conditions = " and ".join(f"if({s.condition})" for s in switches[:3])
         fixes = list(dict.fromkeys(s.turn_on for s in switches if s.turn_on))

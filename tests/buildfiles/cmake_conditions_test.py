@@ -129,7 +129,9 @@ def test_gpu_switches_name_the_conditions_around_hip_code(tmp_path):
     (switch,) = gpu_switches([path], {})
     assert (switch.path, switch.line, switch.condition, switch.turn_on) == \
         (path, 5, "USE_HIP", "-DUSE_HIP=ON")
-    assert gpu_switches([path], {"USE_HIP": "ON"}) == []  # on: nothing hides it
+    # on: nothing hides it; its option is named, as a place to look
+    assert [(s.condition, s.turn_on, s.default) for s in gpu_switches([path], {"USE_HIP": "ON"})
+            ] == [("USE_HIP", "", "ON"), ("MODEL", "", "cpu")]
 
 
 @pytest.mark.parametrize("text, condition, turn_on", [
@@ -163,6 +165,19 @@ def test_no_switch_around_cpu_code_or_an_unknown_condition(tmp_path):
     path.write_text('option(FAST "" OFF)\nif(FAST)\nadd_executable(a a.cpp)\nendif()\n'
                     "if(FROM_ELSEWHERE)\nenable_language(HIP)\nendif()\n")
     assert gpu_switches([path], {}) == []
+
+
+def test_without_a_known_switch_the_gpu_options_are_named(tmp_path):
+    path = tmp_path / "CMakeLists.txt"
+    path.write_text('option(ENABLE_TESTS "tests" ON)\noption(ENABLE_GPU "use the GPU" OFF)\n'
+                    'set(BACKEND "" CACHE STRING "serial or hip")\n'
+                    'set(PREFIX "/opt" CACHE PATH "where")\n'
+                    "if(CMAKE_HIP_COMPILER OR ENABLE_GPU)\nenable_language(HIP)\nendif()\n")
+    assert [(s.condition, s.line, s.default) for s in gpu_switches([path], {})] == \
+        [("ENABLE_GPU", 2, "OFF"), ("BACKEND", 3, "")]
+    given = gpu_switches([path], {"BACKEND": "serial"})
+    assert [(s.condition, s.default) for s in given] == [("ENABLE_GPU", "OFF"),
+                                                          ("BACKEND", "serial")]
 
 
 def test_a_file_that_does_not_lex_has_no_switch(tmp_path: Path):

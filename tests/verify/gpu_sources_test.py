@@ -176,6 +176,22 @@ def test_a_cpu_build_of_a_project_with_gpu_code_is_not_green(tmp_path, toolchain
     assert given.stderr.splitlines()[-1].startswith("1 of 1 project builds (CMake)")
 
 
+def test_without_a_known_switch_the_project_s_gpu_options_are_named(tmp_path, toolchain,
+                                                                   monkeypatch):
+    lists = ('project(p CXX)\noption(WITH_ROCM "build for AMD GPUs" OFF)\n'
+             "add_executable(app main.cpp)\ninclude(CheckLanguage)\ncheck_language(HIP)\n"
+             "if(CMAKE_HIP_COMPILER OR WITH_ROCM)\n  enable_language(HIP)\n"
+             "  target_sources(app PRIVATE kernel.hip)\nendif()\n")
+    src = tree(tmp_path / "t", {"CMakeLists.txt": lists, "main.cpp": "", "kernel.hip": ""})
+    (tmp_path / "cpu.log").write_text(CPU_BUILD)
+    monkeypatch.setenv("FAKE_BUILD", str(tmp_path / "cpu.log"))
+    result = verify_build(src)
+    assert f"{src / 'CMakeLists.txt'}:2: HP660 error: the build compiled no HIP source, though " \
+           "the project has 1 (kernel.hip): it built no GPU code with the default options; the " \
+           "project's options that may select it: WITH_ROCM=OFF: give the one its GPU build " \
+           "needs with -D NAME=VALUE" in result.stderr
+
+
 def test_a_project_without_gpu_sources_needs_none(tmp_path, toolchain, monkeypatch):
     src = tree(tmp_path / "t", {"CMakeLists.txt": "project(p CXX)\nadd_executable(a a.cpp)\n",
                                 "a.cpp": "int main() {}\n"})

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -283,8 +283,12 @@ def gpu_switches(paths: Sequence[Path], given: Values) -> list[Switch]:
     """The ``if()`` conditions, in ``paths`` (CMake files, the top one
     first), around a command that builds GPU code (``enable_language(HIP)``,
     ``project(... HIP)``, a HIP or CUDA source, ``find_package(hip)``) and
-    that the given values and the files' defaults make false."""
+    that the given values and the files' defaults make false.  None found
+    (an unknown condition, no ``if()`` at all): the options and cache
+    variables that speak of a GPU or a backend, each with its value
+    (``default``), as places to look."""
     found: dict[tuple[Path, str], Switch] = {}
+    options: list[Switch] = []
     known: dict[str, str] = {}
     for path in paths:
         text = read_text(path)
@@ -299,6 +303,10 @@ def gpu_switches(paths: Sequence[Path], given: Values) -> list[Switch]:
             elif command.lname == "endif" and lines:
                 lines.pop()
             outer = [b for b in configure.stack]
+            option = _gpu_option(command)
+            if option is not None and configure.reading:
+                options.append(Switch(path, text.count("\n", 0, command.start) + 1, option,
+                                      "", configure.values.get(option, "OFF")))
             if not configure.step(command) and command.lname not in ("if", "elseif", "else",
                                                                        "endif") \
                     and _builds_gpu_code(command, path.parent):
@@ -309,7 +317,26 @@ def gpu_switches(paths: Sequence[Path], given: Values) -> list[Switch]:
                                                      _turn_on(branch.condition,
                                                               configure.values)))
         known = configure.values
-    return list(found.values())
+    return list(found.values()) or [
+        replace(o, default=known.get(o.condition, o.default)) for o in options]
+
+
+_GPU_WORDS = re.compile(r"hip|cuda|gpu|rocm|amd|device|backend|model|accelerat", re.IGNORECASE)
+
+
+def _gpu_option(command: Command) -> str | None:
+    """The variable an ``option()`` or ``set(... CACHE ...)`` declares, when
+    its name or description speaks of a GPU or a backend (``USE_GPU``,
+    ``MODEL "the backend: hip or serial"``)."""
+    values = [w.value for w in command.words]
+    if command.lname == "option" and values:
+        described = " ".join(values[:2])
+    elif command.lname == "set" and "CACHE" in values:
+        at = values.index("CACHE")
+        described = " ".join([values[0], *values[at + 2:at + 3]])
+    else:
+        return None
+    return values[0] if _GPU_WORDS.search(described) else None
 
 
 def _builds_gpu_code(command: Command, folder: Path) -> bool:
