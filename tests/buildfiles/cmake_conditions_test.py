@@ -85,6 +85,13 @@ def test_an_unknown_condition_takes_every_branch_as_before():
     assert names(taken(commands, {})) == ["-DA", "-DB"]
 
 
+def test_a_function_body_is_read_whole_and_sets_nothing_yet():
+    commands = lex_cmake('option(A "" OFF)\nfunction(f)\nset(A ON)\nif(A)\n'
+                         "add_definitions(-DIN_F)\nendif()\nendfunction()\n"
+                         "if(A)\nadd_definitions(-DA)\nendif()\n")
+    assert names(taken(commands, {})) == ["-DIN_F"]
+
+
 def test_set_and_a_forced_cache_entry_win_over_an_option():
     commands = lex_cmake("option(A \"\" OFF)\nset(A ON)\nif(A)\nadd_definitions(-DA)\nendif()\n"
                          "set(B OFF CACHE BOOL \"\" FORCE)\nif(B)\nadd_definitions(-DB)\n"

@@ -205,28 +205,34 @@ class Configure:
         self.given = {name.split(":")[0]: value for name, value in given.items()}  # NAME:BOOL
         self.values: dict[str, str] = dict(known or {}) | self.given
         self.stack: list[_Branch] = []
+        # Inside a function() or macro() definition: run where it is called,
+        # with values not known here, so its conditions are unknown and its
+        # set() changes nothing yet.
+        self.defining = 0
 
     @property
     def reading(self) -> bool:
         return not self.stack or self.stack[-1].taken
-
-    def conditions(self) -> list[str]:
-        return [b.condition for b in self.stack if b.condition]
 
     def step(self, command: Command) -> bool:
         """Whether the configure runs ``command`` (or may: an unknown
         condition); a flow command itself is not run (False)."""
         name = command.lname
         text = " ".join(a.text for a in command.args)
+        if name in ("function", "macro"):
+            self.defining += 1
+        elif name in ("endfunction", "endmacro"):
+            self.defining = max(0, self.defining - 1)
         if name == "if":
             outer = self.reading
-            value = evaluate(command.args, self.values) if outer else False
+            value = (None if self.defining else evaluate(command.args, self.values)) \
+                if outer else False
             self.stack.append(_Branch(outer and value is not False, value is True, outer, text,
                                       text))
             return False
         if name in ("elseif", "else") and self.stack:
             branch = self.stack[-1]
-            value = True if name == "else" else \
+            value = True if name == "else" else None if self.defining else \
                 evaluate(command.args, self.values) if branch.outer and not branch.done \
                 else False
             branch.taken = branch.outer and not branch.done and value is not False
@@ -242,7 +248,8 @@ class Configure:
             return False
         if not self.reading:
             return False
-        self._remember(command)
+        if not self.defining:
+            self._remember(command)
         return True
 
     def _remember(self, command: Command) -> None:
