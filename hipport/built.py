@@ -16,32 +16,36 @@ from typing import Callable
 
 from hipport import verify
 from hipport.report.built import BuildError, BuildOutcome
-from hipport.verify.build import BuildVerification
+from hipport.verify.build import NO_GPU_CODE, BuildVerification
 from hipport.verify.session import Verification
 
 # What each build finding's code stops: configuring, compiling, linking.
-_STAGES = {"HP657": "configure", "HP658": "compile", "HP659": "link", "HP021": "compile"}
+# HP660, no GPU code built: the configure's choice (an option, a cache variable).
+_STAGES = {"HP657": "configure", "HP658": "compile", "HP659": "link", "HP021": "compile",
+           NO_GPU_CODE: "configure"}
 
 _ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)?\s*(?:fatal )?error: "
                     r"(?P<message>.*)$", re.MULTILINE)
 
 
 def tree_build(converted: Path, jobs: int, timeout: float, sandbox: bool = True,
-               say: Callable[[str], None] | None = None) -> BuildOutcome:
+               say: Callable[[str], None] | None = None,
+               configuration: verify.Configuration = verify.Configuration()) -> BuildOutcome:
     """Build ``converted`` as ``hipport verify`` would: its projects with
     their own build files (in the sandbox, unless ``sandbox`` is False),
-    else its translation units one by one (``timeout``: seconds per
-    compile; a build step gets at least the build mode's default)."""
+    configured with the user's ``-D`` and make variables, else its
+    translation units one by one (``timeout``: seconds per compile; a build
+    step gets at least the build mode's default)."""
     request = verify.Request((converted,), jobs=jobs)
     mode, _ = verify.choose_mode(request)
     if mode == verify.BUILD:
         result = verify.run(verify.Request((converted,), jobs=jobs,
                                            timeout=max(timeout, verify.DEFAULT_BUILD_TIMEOUT),
-                                           sandbox=sandbox),
+                                           sandbox=sandbox, configuration=configuration),
                             say=say, command="hipport report --verify")
         assert isinstance(result, BuildVerification)
         return _from_build(result, converted.resolve())
-    return units_build(converted, jobs, timeout)
+    return units_build(converted, jobs, timeout, configuration)
 
 
 def _from_build(result: BuildVerification, root: Path) -> BuildOutcome:
@@ -54,7 +58,7 @@ def _from_build(result: BuildVerification, root: Path) -> BuildOutcome:
     configured = True
     for _, finding in result.findings:
         stage = _STAGES.get(finding.code, "compile")
-        configured &= stage != "configure"
+        configured &= stage != "configure" or finding.code == NO_GPU_CODE  # it configured
         where = finding.location
         name = _relative(where.path, root) if where is not None else None
         errors.append(BuildError(finding.message.removeprefix("error: "), name,
@@ -83,11 +87,12 @@ def _files_under(folder: Path, root: Path) -> list[str]:
     return names
 
 
-def units_build(converted: Path, jobs: int, timeout: float) -> BuildOutcome:
+def units_build(converted: Path, jobs: int, timeout: float,
+                configuration: verify.Configuration = verify.Configuration()) -> BuildOutcome:
     """Compile every translation unit of ``converted`` (``hipport verify
     --units``)."""
     result = verify.run(verify.Request((converted,), jobs=jobs, timeout=timeout,
-                                       mode=verify.UNITS))
+                                       mode=verify.UNITS, configuration=configuration))
     assert isinstance(result, Verification)
     root = converted.resolve()
     errors: list[BuildError] = []

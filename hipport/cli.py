@@ -146,6 +146,20 @@ def _front_end_options(func: Callable[..., None]) -> Callable[..., None]:
     return wrapper
 
 
+def _configure_options(when: str) -> list[Any]:
+    """-D and --make-var: the options a user configures the build with."""
+    return [
+        click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+                     help=f"{when}A CMake cache entry for the build, as `cmake -D` takes it "
+                     "(repeatable), e.g. -D MODEL=hip or -D USE_HIP=ON; it also decides the "
+                     "if() branches --units reads."),
+        click.option("--make-var", "make_vars", multiple=True, metavar="NAME=VALUE",
+                     help=f"{when}A make variable for the build, as `make NAME=VALUE` takes it "
+                     "(repeatable), e.g. --make-var GPU=1; --units reads the Makefiles' flags "
+                     "with it too."),
+    ]
+
+
 def _findings_options(default_format: str, statistics_help: str) -> list[Any]:
     return [
         click.option("--output-format", "output_format", default=default_format,
@@ -238,6 +252,7 @@ def cli(ctx: click.Context) -> None:
 @click.option("--hipcc-arg", "hipcc_arg", multiple=True, metavar="ARG",
               help="Extra hipcc argument for --verify (repeatable), e.g. -I/opt/extra/include.")
 @click.option("--no-sandbox", is_flag=True, help=NO_SANDBOX_HELP)
+@_with(_configure_options("With --verify: "))
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @click.option("--compat-header", metavar="PATH", help="compat: the generated header, relative "
               "to the folder converted (default: its hip_compat.h, or the tree's, generated "
@@ -255,7 +270,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
             color: str, prune: bool,
             fast: bool, no_build_files: bool, no_cache: bool, offload_arch: str | None,
             verify: bool, verify_units: bool, hipcc: str | None, hipcc_arg: Sequence[str],
-            no_sandbox: bool, debug: bool,
+            no_sandbox: bool, defines: Sequence[str], make_vars: Sequence[str], debug: bool,
             compat_header: str | None, compat_macro: str | None,
             front_end: Any) -> None:
     """Convert the CUDA sources under PATHS (and their CMakeLists.txt and
@@ -267,7 +282,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
     from hipport.files import Selection
     from hipport.request import Request
     from hipport.strategies import strategy_named
-    from hipport.values import build_settings, offload_targets
+    from hipport.values import build_settings, configuration, offload_targets
 
     request = Request(
         tuple(paths), convert_mode(output, in_place, diff),
@@ -280,7 +295,8 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
     shown = Shown(quiet, verbose, show_fixes, output_format, statistics, color)
     after = AfterConvert(strict, prune, verify or verify_units, hipcc, tuple(hipcc_arg),
                          offload_targets(offload_arch) if offload_arch else (),
-                         verify_units=verify_units, sandbox=not no_sandbox)
+                         verify_units=verify_units, sandbox=not no_sandbox,
+                         configuration=configuration(defines, make_vars))
     raise SystemExit(run_convert(request, shown, after))
 
 
@@ -371,6 +387,7 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("--timeout", type=float, default=300.0, show_default=True, metavar="SECONDS",
               help="With --verify: time limit of each compile.")
 @click.option("--no-sandbox", is_flag=True, help=NO_SANDBOX_HELP)
+@_with(_configure_options("With --verify: "))
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @_front_end_options
 def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
@@ -378,7 +395,8 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
            rocm_version: str | None, assume_cuda_version: str | None, polyfills: str,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
            no_build_files: bool, no_cache: bool, verify_build: bool, timeout: float,
-           no_sandbox: bool, debug: bool, front_end: Any) -> None:
+           no_sandbox: bool, defines: Sequence[str], make_vars: Sequence[str], debug: bool,
+           front_end: Any) -> None:
     """Estimate a migration: conversion and reuse rates, the unmapped-API
     ledger, hazards and person-days, as text, json, md, html, csv or sarif.
     --verify builds the converted tree with the repository's own CMake and
@@ -386,14 +404,15 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
     folder."""
     from hipport.commands.report import run_report
     from hipport.report.run import ReportRequest
-    from hipport.values import time_limit
+    from hipport.values import configuration, time_limit
 
     raise SystemExit(run_report(ReportRequest(
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
         build_files=not no_build_files, front_end=front_end, cache=not no_cache,
         assume_cuda_version=assume_cuda_version, polyfills=polyfills, verify=verify_build,
-        timeout=time_limit("--timeout", timeout), sandbox=not no_sandbox)))
+        timeout=time_limit("--timeout", timeout), sandbox=not no_sandbox,
+        configuration=configuration(defines, make_vars))))
 
 
 @cli.command(cls=SectionedCommand, sections=helptext.CHECK_SECTIONS,
@@ -479,6 +498,7 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
               "build system only, e.g. make where a folder has a CMakeLists.txt and a Makefile "
               "(default: all; CMake first).")
 @click.option("--no-sandbox", is_flag=True, help=NO_SANDBOX_HELP)
+@_with(_configure_options(""))
 @click.option("--hipcc", metavar="PATH", help="The HIP compiler (default: $HIPCC, "
               "hipport's ROCm toolchain, $ROCM_PATH, /opt/rocm, hipcc on PATH; "
               "docs/verify.md).")
@@ -506,8 +526,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
               help="Colour the progress bar: auto, always, never.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def verify(paths: Sequence[Path], build: bool | None, build_dir: Path | None,
-           build_system: str | None, no_sandbox: bool, hipcc: str | None,
-           offload_arch: str | None,
+           build_system: str | None, no_sandbox: bool, defines: Sequence[str],
+           make_vars: Sequence[str], hipcc: str | None, offload_arch: str | None,
            compile_commands: Path | None, hipcc_arg: Sequence[str], syntax_only: bool,
            timeout: float | None, jobs: int, fmt: str, strict: bool, quiet: bool, color: str,
            debug: bool) -> None:
@@ -519,14 +539,15 @@ def verify(paths: Sequence[Path], build: bool | None, build_dir: Path | None,
     sandbox (bubblewrap) without network that can write only its build
     folder."""
     from hipport.commands.verify import run_verify
-    from hipport.values import time_limit
+    from hipport.values import configuration, time_limit
     from hipport.verify import BUILD, UNITS, Request
 
     mode = None if build is None else BUILD if build else UNITS
     raise SystemExit(run_verify(Request(
         tuple(paths), hipcc, _arch_list(offload_arch), compile_commands, tuple(hipcc_arg),
         syntax_only, time_limit("--timeout", timeout) if timeout is not None else None, jobs,
-        mode=mode, build_dir=build_dir, build_system=build_system, sandbox=not no_sandbox),
+        mode=mode, build_dir=build_dir, build_system=build_system, sandbox=not no_sandbox,
+        configuration=configuration(defines, make_vars)),
         fmt, strict, quiet, color))
 
 

@@ -4,8 +4,10 @@ limits), for every command and for library callers such as
 from __future__ import annotations
 
 import math
-from typing import Callable, TypeVar
+import re
+from typing import Callable, Sequence, TypeVar
 
+from hipport.buildfiles.project import Configuration
 from hipport.errors import UsageError
 from hipport.settings import (
     DEFAULT_CUDA_VERSION,
@@ -90,3 +92,27 @@ def time_limit(option: str, value: float) -> float:
     if value > MAX_TIME_LIMIT:
         raise UsageError(f"{option} {value:g}: at most {MAX_TIME_LIMIT:g} seconds (a day)")
     return value
+
+
+_CMAKE_NAME = re.compile(r"^[A-Za-z0-9_.+-]+(?::[A-Za-z]+)?$")  # NAME, NAME:BOOL
+_MAKE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+
+
+def configuration(defines: Sequence[str], make_variables: Sequence[str]) -> Configuration:
+    """``-D NAME=VALUE`` (``NAME:TYPE=VALUE``) and ``--make-var NAME=VALUE``,
+    each checked, in the order given (a later one wins, as with cmake and
+    make)."""
+    return Configuration(_assignments("-D", defines, _CMAKE_NAME, "cmake -D"),
+                         _assignments("--make-var", make_variables, _MAKE_NAME, "make"))
+
+
+def _assignments(option: str, given: Sequence[str], name: re.Pattern[str], like: str
+                 ) -> tuple[tuple[str, str], ...]:
+    pairs: list[tuple[str, str]] = []
+    for item in given:
+        key, equals, value = item.partition("=")
+        if not equals or not name.match(key):
+            raise UsageError(f"{option} {item}: give NAME=VALUE, as {like} takes it "
+                             f"(e.g. {option} MODEL=hip)")
+        pairs.append((key, value))
+    return tuple(pairs)

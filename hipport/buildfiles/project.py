@@ -33,12 +33,23 @@ class BuildTools:
 
 
 @dataclass(frozen=True)
+class Configuration:
+    """What the user gives a project's configure, the way they build it
+    themselves: CMake cache entries (``-D NAME=VALUE``), make variables
+    (``make NAME=VALUE``); each system takes its own."""
+
+    cmake: tuple[tuple[str, str], ...] = ()
+    make: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class BuildSettings:
     tools: BuildTools
     offload_arch: tuple[str, ...]  # the GPU targets to build for, where the files name none
     jobs: int = 1  # parallel jobs of the build tool
     extra_args: tuple[str, ...] = ()  # more compiler flags (verify --hipcc-arg)
     arch_given: bool = False  # the user named offload_arch (--offload-arch): build for it too
+    configuration: Configuration = Configuration()
 
 
 @dataclass(frozen=True)
@@ -64,3 +75,17 @@ class Target:
 
     name: str
     built: bool
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A condition of a build file that keeps its GPU code out of the build
+    with the values given (``if(USE_HIP)`` around ``enable_language(HIP)``)."""
+
+    path: Path
+    line: int
+    condition: str  # as written: ``USE_HIP``, ``MODEL STREQUAL "hip"``
+    turn_on: str  # what makes it true: ``-DUSE_HIP=ON``; "" when hipport cannot say
+    # Not a condition but an option() or cache variable that may select the
+    # GPU code (``condition`` is its name): its value with the options given.
+    default: str | None = None

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import ClassVar, Mapping, TypeVar
 
-from hipport.buildfiles.project import BuildPlan, BuildSettings, Target
+from hipport.buildfiles.project import (
+    BuildPlan,
+    BuildSettings,
+    Configuration,
+    Switch,
+    Target,
+)
 from hipport.findings import Finding
 from hipport.settings import Settings
 
@@ -92,9 +98,12 @@ class BuildSystem(ABC):
         compat``); ``macro`` is what the HIP side defines ("": the platform)."""
 
     @abstractmethod
-    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
+    def compile_flags(self, path: Path, top: Path, source: Path,
+                      configuration: Configuration = Configuration()) -> list[str]:
         """The include paths, macros and language standard ``path`` gives
-        ``source`` (a file of its folder or below; ``top``: the tree's top),
+        ``source`` (a file of its folder or below; ``top``: the tree's top)
+        when the project is configured with ``configuration`` (the user's
+        ``-D`` values or make variables),
         and, when ``path`` compiles that C++ source, how: ``-x c++``, with
         ``-D__HIP_PLATFORM_AMD__=1`` where the build gives the HIP platform,
         or ``-x hip`` (``hipport.buildfiles.languages.Compiled.flags``)."""
@@ -117,6 +126,16 @@ class BuildSystem(ABC):
         """The project's targets and which were made, from what the build
         printed (``output``) and wrote; () when it cannot tell."""
         return ()
+
+    def gpu_sources(self, plan: BuildPlan, output: str) -> int | None:
+        """How many HIP sources the build compiled, from what it printed
+        (``output``) and wrote; None when it cannot tell."""
+        return None
+
+    def gpu_switches(self, project: Path, configuration: Configuration) -> list[Switch]:
+        """The conditions of the project's build files that keep its GPU
+        code out of a build configured with ``configuration``."""
+        return []
 
     def targets(self, path: Path, top: Path) -> BuildTargets | None:
         """What the build file ``path`` builds, with the files it reads on the

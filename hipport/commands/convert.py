@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from hipport.buildfiles.project import Configuration
 from hipport.commands.listing import Listing, Shown, fix_hints, summary_line
 from hipport.delivery import Mode
 from hipport.errors import UsageError
@@ -42,6 +43,7 @@ class AfterConvert:
     verify_arch: tuple[str, ...] = ()
     verify_units: bool = False  # --verify-units: compile each translation unit alone
     sandbox: bool = True  # --verify builds in a sandbox; False: --no-sandbox
+    configuration: Configuration = Configuration()  # --verify: -D, --make-var
 
 
 def convert_mode(output: Path | None, in_place: bool, diff: bool) -> Mode:
@@ -68,6 +70,9 @@ def _validate(request: Request, shown: Shown, after: AfterConvert) -> None:
         raise UsageError("--prune only applies to -o/--output DIR")
     if (after.hipcc or after.hipcc_args) and not after.verify:
         raise UsageError("--hipcc and --hipcc-arg only apply to --verify")
+    if after.configuration != Configuration() and not after.verify:
+        raise UsageError("-D and --make-var only apply to --verify (they configure the build "
+                         "of the converted tree)")
     if not after.sandbox and not after.verify:
         raise UsageError("--no-sandbox only applies to --verify")
     if after.verify and mode not in (Mode.MIRROR, Mode.IN_PLACE):
@@ -118,7 +123,7 @@ def _verify_request(planned: Plan, after: AfterConvert, paths: tuple[Path, ...]
     return VerifyRequest(paths, after.hipcc, after.verify_arch,
                          request.front_end.compile_commands, after.hipcc_args,
                          jobs=request.jobs, mode=UNITS if after.verify_units else None,
-                         sandbox=after.sandbox)
+                         sandbox=after.sandbox, configuration=after.configuration)
 
 
 def _probe(planned: Plan, after: AfterConvert) -> None:

@@ -21,7 +21,7 @@ CONVERT_SECTIONS = {
     "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
     "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg",
-                                             "no_sandbox"),
+                                             "no_sandbox", "defines", "make_vars"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "show_fixes", "quiet", "verbose", "color"),
 }
@@ -84,7 +84,7 @@ REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
     "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "rules"),
-    "Build": ("verify_build", "timeout", "no_sandbox"),
+    "Build": ("verify_build", "timeout", "no_sandbox", "defines", "make_vars"),
     "Semantic mode": SEMANTIC,
 }
 
@@ -124,6 +124,7 @@ Exit codes:
 
 VERIFY_SECTIONS = {
     "Mode": ("build", "build_dir", "build_system", "no_sandbox"),
+    "Configure (as you build it)": ("defines", "make_vars"),
     "Compiler": ("hipcc", "offload_arch", "hipcc_arg", "syntax_only", "timeout", "jobs"),
     "Translation units": ("compile_commands",),
     "Output": ("fmt", "strict", "quiet", "color"),
@@ -134,6 +135,8 @@ Examples:
   hipport verify hip-repo/                      build it with its CMakeLists.txt or Makefile
   hipport verify hip-repo/ --strict             exit 1 if a project does not build (CI)
   hipport verify hip-repo/ --build-dir /tmp/b   keep the build folders there
+  hipport verify hip-repo/ -D USE_HIP=ON        configure it as its GPU build is
+  hipport verify hip-repo/ --make-var GPU=1     ... a Makefile (make GPU=1)
   hipport verify hip-repo/ --units              compile every unit alone, as its build would
   hipport verify hip-repo/ --units -p build/    the units and flags of compile_commands.json
   hipport verify hip-repo/ --hipcc /opt/rocm/bin/hipcc --offload-arch gfx942
@@ -143,7 +146,9 @@ Examples:
 Makefile): configure and build each project outside the tree, with the
 cmake and make beside the chosen hipcc; each failure is a finding at its
 source line (HP657 configure, HP658 compile or make, HP659 link, HP021 time
-limit). --units (the default without a build file): .hip and .cu files, and
+limit), and a build that compiled no HIP source of a project that has some
+is not green (HP660: it names the option that selects the GPU code, if()
+by if()). --units (the default without a build file): .hip and .cu files, and
 C++ sources that reach a HIP header (or the entries of
 compile_commands.json), each one finding at the compiler's first error
 (HP020, HP021 for a timeout).

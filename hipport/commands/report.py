@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from hipport.artifacts import write_output
+from hipport.buildfiles.project import Configuration
 from hipport.built import BUILD
 from hipport.commands.verify import say
 from hipport.errors import UsageError
@@ -50,9 +51,13 @@ def run_report(req: ReportRequest) -> int:
     builder = None
     if req.verify:
         _sandbox_ready(req)
-        builder = functools.partial(BUILD, sandbox=req.sandbox, say=say)
+        builder = functools.partial(BUILD, sandbox=req.sandbox, say=say,
+                                    configuration=req.configuration)
     elif not req.sandbox:
         raise UsageError("--no-sandbox only applies to --verify")
+    elif req.configuration != Configuration():
+        raise UsageError("-D and --make-var only apply to --verify (they configure the build "
+                         "of the converted tree)")
     report = make_report(req, progress=show_progress, builder=builder)
     if req.output is None:
         render(name, report, sys.stdout)

@@ -89,4 +89,32 @@ VERIFY_CODES = (
          "src/solver.cpp:42: HP659 error: undefined symbol: cusolverDnCreate\n"
          "  in CMake project hip-repo, target solver\n"
          "```", category=Category.BUILD, work=Work.BREAKS_BUILD),
+    Code("HP660", "build-no-gpu-code", "The converted project built, but compiled no HIP "
+         "source: its configure chose a CPU backend, or no target has its GPU sources.",
+         Severity.ERROR,
+         "`hipport verify --build` counts the HIP sources each build compiled: for CMake, "
+         "the sources CMake's file API puts in a HIP compile group (or a CXX one when the "
+         "C++ compiler is hipcc), FindHIP's objects and the sources custom commands give "
+         "hipcc (a code object, `hipcc --genco`); for Make, "
+         "the sources of the hipcc commands make ran (`make --trace` prints the silent "
+         "ones too). A project that has GPU sources (`.hip`, `.cu`, C++ that reaches a HIP "
+         "header) and built none of them is not a working port, however green its build: "
+         "this finding makes it fail (`--strict` exits 1, the summary does not count it as "
+         "built).\n\n"
+         "Projects that keep a CPU and a GPU backend often build the CPU one by default. "
+         "The finding names the `if()` of the CMake files that keeps the GPU code out "
+         "(around `enable_language(HIP)`, `project(... HIP)`, a `.hip`/`.cu` source, "
+         "`find_package(hip)`, `add_subdirectory` of a folder with GPU sources), false with "
+         "the options given, and the `-D` that turns it on where the condition is simple "
+         "(`if(USE_HIP)`: `-DUSE_HIP=ON`; "
+         "`if(MODEL STREQUAL \"hip\")`: `-DMODEL=hip`).\n\n"
+         "What to do: configure the build the way the project's GPU build is configured: "
+         "`hipport verify -D USE_HIP=ON` (also `convert --verify` and `report --verify`; "
+         "`--make-var NAME=VALUE` for Make). When no option selects it, the conversion left "
+         "the GPU sources out of every target: add them.\n\n"
+         "```\n"
+         "CMakeLists.txt:5: HP660 error: the build compiled no HIP source, though the project "
+         "has 1 (kernel.hip): it built no GPU code; the GPU code is behind if(USE_HIP), false "
+         "with the default options: configure with -DUSE_HIP=ON\n"
+         "```", category=Category.BUILD, work=Work.BREAKS_BUILD),
 )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hipport.artifacts import output_target
 from hipport.buildfiles import detect_build_kind
+from hipport.buildfiles.project import Configuration
 from hipport.compat.header import render as render_header
 from hipport.compat.strategy import CompatStrategy
 from hipport.compat.tree import uses_of
@@ -55,6 +56,7 @@ class ReportRequest:
     verify: bool = False
     timeout: float = 300.0  # seconds per compile, with verify
     sandbox: bool = True  # with verify: the build runs in a sandbox (False: --no-sandbox)
+    configuration: Configuration = Configuration()  # with verify: -D, --make-var
 
 
 def make_report(req: ReportRequest, progress: bool = False,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from hipport.buildfiles import build_systems
+from hipport.buildfiles.project import Configuration
 from hipport.doctor.system import System
 from hipport.errors import UsageError
 from hipport.suggest import did_you_mean
@@ -46,8 +47,8 @@ from hipport.verify.session import (
 from hipport.verify.toolchain import NoBuildTool, find_toolchain
 from hipport.verify.units import Unit, find_units, unit_paths
 
-__all__ = ["BuildVerification", "Compiler", "NoBuildTool", "NoCompiler", "NoSandbox", "Request",
-           "Settings",
+__all__ = ["BuildVerification", "Compiler", "Configuration", "NoBuildTool", "NoCompiler",
+           "NoSandbox", "Request", "Settings",
            "Unit", "UnitResult", "Verification", "DEFAULT_ARCH", "DEFAULT_BUILD_TIMEOUT",
            "DEFAULT_TIMEOUT", "choose_mode", "probe", "run", "tree_offload_arch"]
 BUILD, UNITS = "build", "units"
@@ -72,6 +73,7 @@ class Request:
     build_dir: Path | None = None  # --build-dir: builds kept there
     build_system: str | None = None  # --build-system: the projects of that one only
     sandbox: bool = True  # build in bwrap's sandbox; False: --no-sandbox
+    configuration: Configuration = Configuration()  # -D NAME=VALUE, --make-var NAME=VALUE
 
 
 def tree_offload_arch(paths: tuple[Path, ...]) -> str | None:
@@ -221,14 +223,15 @@ def run(request: Request, system: System | None = None,
         own = not request.offload_arch and (tree_arch is not None or any(
             tree_offload_arch((p.root,)) for p in projects))
         building = BuildSettings(arch, timeout, request.jobs, request.extra_args,
-                                 request.build_dir, own, bool(request.offload_arch))
+                                 request.build_dir, own, bool(request.offload_arch),
+                                 request.configuration)
         verification = build_projects(projects, compiler, toolchain, building, system.env,
                                       originals, observe)
         roots = [p.root for p in projects]
         verification.outside = sum(not any(u == r or u.is_relative_to(r) for r in roots)
                                    for u in unit_paths(request.paths))
         return verification
-    units = find_units(request.paths, request.compile_commands)
+    units = find_units(request.paths, request.compile_commands, request.configuration)
     settings = Settings(arch, request.extra_args, request.syntax_only, timeout, request.jobs)
     if found is not None:
         found(len(units))

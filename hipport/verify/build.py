@@ -30,7 +30,7 @@ from typing import Callable, Mapping, Sequence
 from hipport.buildfiles import build_systems
 from hipport.buildfiles.languages import CXX_SUFFIXES
 from hipport.buildfiles.makelog import MakeFailure
-from hipport.buildfiles.project import BuildSettings, Target
+from hipport.buildfiles.project import BuildSettings, Configuration, Target
 from hipport.buildfiles.system import BuildSystem
 from hipport.errors import UsageError
 from hipport.locking import writing_under
@@ -59,9 +59,13 @@ from hipport.verify.session import (
     original_of,
 )
 from hipport.verify.toolchain import Toolchain
+from hipport.verify.units import unit_paths
 from hipport.words import plural
 
 DEFAULT_BUILD_TIMEOUT = 1800.0
+NO_GPU_CODE = "HP660"
+_NAMED_UNITS = 3  # GPU sources named by an HP660 finding; the rest counted
+_EMPTY = '""'  # an option's empty value, as it is written
 MARKER = ".hipport-build"  # in a --build-dir hipport made
 _LINKS_SHOWN = 10  # undefined symbols listed per link step; the rest counted
 _SKIPPED = frozenset({"CMakeFiles", "__pycache__", "node_modules"})
@@ -94,6 +98,7 @@ class Settings:
     build_dir: Path | None = None  # kept; else a temporary folder, removed
     arch_from_tree: bool = False  # build files name their own GPU targets
     arch_given: bool = False  # --offload-arch
+    configuration: Configuration = Configuration()  # the user's -D, --make-var
 
 
 @dataclass(frozen=True)
@@ -127,9 +132,16 @@ class ProjectResult:
     targets: tuple[Target, ...] = ()
     findings: list[BuildFinding] = field(default_factory=list)
     seconds: float = 0.0
+    gpu_sources: int | None = None  # HIP sources the build compiled (None: not known)
 
     @property
     def ok(self) -> bool:
+        """Every step succeeded, and compiled GPU code where the project has
+        some (a build of its CPU backend alone is no port: HP660)."""
+        return self.built and not any(f.code == NO_GPU_CODE for f in self.findings)
+
+    @property
+    def built(self) -> bool:
         return bool(self.steps) and all(s.status == 0 for s in self.steps)
 
     @property
@@ -231,7 +243,7 @@ def build_projects(projects: Sequence[Project], compiler: Compiler, toolchain: T
     verification = BuildVerification(compiler, toolchain, settings, jobs)
     started = time.monotonic()
     build = BuildSettings(toolchain.tools, settings.offload_arch, max(1, jobs // at_once),
-                          settings.extra_args, settings.arch_given)
+                          settings.extra_args, settings.arch_given, settings.configuration)
     names = _folder_names(projects)
     with contextlib.ExitStack() as held:
         scratch = _scratch(settings.build_dir)
@@ -364,8 +376,51 @@ def _build(project: Project, folder: Path, copy: Path, settings: BuildSettings,
             break
     raise_if_stopped(processes.stopped)
     result.targets = system.made_targets(plan, output)
+    if result.ok:
+        result.gpu_sources = system.gpu_sources(plan, output)
+        result.findings += _no_gpu_code(project, result.gpu_sources, settings.configuration)
     result.seconds = time.monotonic() - began
     return result
+
+
+def _no_gpu_code(project: Project, compiled: int | None,
+                 configuration: Configuration) -> list[BuildFinding]:
+    """HP660 for a build that succeeded without compiling one HIP source of
+    a project that has some (``.hip``, ``.cu``, C++ reaching a HIP header):
+    its configure chose a CPU backend, or its GPU sources are in no target.
+    The finding names the build files' conditions that keep the GPU code
+    out, and the values that would turn them on."""
+    if compiled != 0:
+        return []
+    units = unit_paths([project.root])
+    if not units:
+        return []
+    names = ", ".join(u.relative_to(project.root).as_posix() for u in units[:_NAMED_UNITS])
+    more = f", and {len(units) - _NAMED_UNITS} more" if len(units) > _NAMED_UNITS else ""
+    message = (f"error: the build compiled no HIP source, though the project has "
+               f"{len(units)} ({names}{more}): it built no GPU code")
+    switches = project.system.gpu_switches(project.root, configuration)
+    given = "the options given" if configuration.cmake or configuration.make \
+        else "the default options"
+    location = Location(project.build_file, 1)
+    options = [s for s in switches if s.default is not None]
+    if options:
+        location = Location(options[0].path, options[0].line)
+        named = ", ".join(f"{s.condition}={s.default or _EMPTY}" for s in options[:4])
+        message += (f" with {given}; the project's options that may select it: {named}: "
+                    "give the one its GPU build needs with -D NAME=VALUE")
+    elif switches:
+        location = Location(switches[0].path, switches[0].line)
+        conditions = " and ".join(f"if({s.condition})" for s in switches[:3])
+        fixes = list(dict.fromkeys(s.turn_on for s in switches if s.turn_on))
+        message += f"; the GPU code is behind {conditions}, false with {given}"
+        if fixes:
+            message += f": configure with {' '.join(fixes)}"
+    else:
+        option = "-D NAME=VALUE" if project.system.name == "cmake" else "--make-var NAME=VALUE"
+        message += (f" with {given}: pass the option that selects the GPU backend "
+                    f"({option}), or add the GPU sources to a target")
+    return [BuildFinding(NO_GPU_CODE, message, "build", location)]
 
 
 class _Places:

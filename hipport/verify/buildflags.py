@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hipport.buildfiles.expand import unique_flags
+from hipport.buildfiles.project import Configuration
 from hipport.buildfiles.system import BuildSystem, build_systems
 from hipport.errors import UsageError
 
@@ -34,10 +35,12 @@ def unreadable(path: Path | str, error: OSError) -> UsageError:
                       "units there cannot be verified")
 
 
-def tree_flags(source: Path, root: Path) -> list[str]:
+def tree_flags(source: Path, root: Path,
+               configuration: Configuration = Configuration()) -> list[str]:
     """Flags the build files of ``source``'s folder and of every folder up to
-    ``root`` give it, outermost first; ``-x LANGUAGE`` last when a build file
-    compiles it (as C++ when any of them does: that compilation fails first)."""
+    ``root`` give it, outermost first, configured with the user's values;
+    ``-x LANGUAGE`` last when a build file compiles it (as C++ when any of
+    them does: that compilation fails first)."""
     folders = [source.parent]
     while folders[-1] != root and root in folders[-1].parents:
         folders.append(folders[-1].parent)
@@ -46,7 +49,8 @@ def tree_flags(source: Path, root: Path) -> list[str]:
     for folder in reversed(folders):
         for system in build_systems().values():
             for path in build_files_in(system, folder):
-                given, language = split_language(system.compile_flags(path, root, source))
+                given, language = split_language(system.compile_flags(path, root, source,
+                                                                       configuration))
                 flags += given
                 languages |= {language} if language else set()
     language = "c++" if "c++" in languages else next(iter(languages), None)

@@ -2,6 +2,9 @@
 knows the usual cause (a line under the finding, ``hint`` in the JSON)."""
 from __future__ import annotations
 
+_CONFIGURE_OPTION = ("the project stops until a configure option is given: give it as you would "
+                     "build it, -D NAME=VALUE (CMake) or --make-var NAME=VALUE (Make), to verify, "
+                     "convert --verify or report --verify")
 _HINTS = (
     ("Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__",
      "a C++ source compiled without the HIP platform: link its target with hip::host "
@@ -12,6 +15,10 @@ _HINTS = (
      "gaps)"),
     ("FindThreads only works if either C or CXX language is enabled",
      "find_package(hip) needs C or CXX: enable CXX with HIP (project(... LANGUAGES CXX HIP))"),
+    # a project's own message(FATAL_ERROR) for a cache variable it needs
+    ("is unspecified", _CONFIGURE_OPTION),
+    ("must be specified", _CONFIGURE_OPTION),
+    ("is not specified", _CONFIGURE_OPTION),
 )
 
 

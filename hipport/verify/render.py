@@ -170,6 +170,8 @@ def project_state(result: ProjectResult) -> str:
     targets = result.targets
     counted = f", {sum(t.built for t in targets)} of {plural(len(targets), 'target')} built" \
         if targets else ""
+    if failed is None and result.built and not result.ok:
+        return f"{title}: built{counted}, but compiled no HIP source"
     if failed is None:
         return f"{title}: built{counted}" if result.steps else f"{title}: not built"
     if failed.status is None:
@@ -238,6 +240,8 @@ def build_as_json(verification: BuildVerification, shown: Shown,
                                                       "root": str(tools.sysroot)},
         "skipped": [{"path": shown(s.path), "reason": s.reason} for s in verification.skipped],
         "offload_arch": list(settings.offload_arch),
+        "configure": {"cmake": [f"{k}={v}" for k, v in settings.configuration.cmake],
+                      "make": [f"{k}={v}" for k, v in settings.configuration.make]},
         "mode": "build",
         "timeout": settings.timeout,
         "summary": {"projects": len(verification.projects),
@@ -252,7 +256,7 @@ def build_as_json(verification: BuildVerification, shown: Shown,
                     "text": verification.summary},
         "projects": [{
             "path": shown(p.project.root), "build_system": p.project.system.name,
-            "ok": p.ok, "seconds": round(p.seconds, 3),
+            "ok": p.ok, "gpu_sources": p.gpu_sources, "seconds": round(p.seconds, 3),
             "build_folder": str(p.folder) if settings.build_dir is not None else None,
             "also": list(p.project.also),
             "steps": [{"name": s.name, "command": list(s.argv), "status": s.status,

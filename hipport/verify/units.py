@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from hipport.buildfiles.project import Configuration
 from hipport.errors import UsageError
 from hipport.parse import compdb
 from hipport.verify.buildflags import is_file, split_language, tree_flags, unreadable
@@ -130,8 +131,10 @@ def unit_paths(paths: Sequence[Path]) -> list[Path]:
                    if is_unit(path) or path.suffix in CXX_SUFFIXES and reach(path)})
 
 
-def find_units(paths: Sequence[Path], database: Path | None = None) -> list[Unit]:
-    """The units under ``paths`` (folders or files), in path order."""
+def find_units(paths: Sequence[Path], database: Path | None = None,
+               configuration: Configuration = Configuration()) -> list[Unit]:
+    """The units under ``paths`` (folders or files), in path order, with the
+    flags their build files give them configured with ``configuration``."""
     db = find_database(paths, database)
     if db is not None:
         return _database_units(db, [p.resolve() for p in paths])
@@ -142,7 +145,7 @@ def find_units(paths: Sequence[Path], database: Path | None = None) -> list[Unit
         for path in _walk(root):
             if path in units or (path.suffix not in HIP_SUFFIXES | CXX_SUFFIXES):
                 continue
-            found, language = split_language(tree_flags(path, top))
+            found, language = split_language(tree_flags(path, top, configuration))
             if is_unit(path) or reach(path, _include_folders(found)):
                 units[path] = Unit(path, tuple(found), "build files" if found or language
                                    else "none", language or "hip")

@@ -170,7 +170,7 @@ def test_a_make_tree_is_built_in_a_copy(tmp_path, toolchain):
         "app", "app/Makefile", "app/built.o", "app/x.cpp", "common", "common/helper.h"]
     assert make[2:6] == ["HIPCC=/usr/bin/hipcc", "APPEND=--offload-arch=gfx942 -DX=1",
                          "LINK=-fuse-ld=lld -B/fake/llvm/bin", "ROCM_PATH="]
-    assert make[6:] == ["-C", str(folder), "-k", "-w", "-j", make[-1]]
+    assert make[6:] == ["-C", str(folder), "-k", "-w", "--trace", "-j", make[-1]]
     # the whole tree is copied (make may reach ../common), dot folders left out;
     # the user's tree is not written to
     assert not any(p.name == "built.o" for p in src.rglob("*"))

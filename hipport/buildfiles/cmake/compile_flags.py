@@ -1,34 +1,33 @@
 """The compile flags a CMakeLists.txt gives its sources (``include_directories``,
 ``target_include_directories``, ``add_definitions``, ``add_compile_definitions``,
 ``target_compile_definitions``, ``CMAKE_{CXX,HIP}_STANDARD``), read without
-running CMake: a value CMake must compute is left out."""
+running CMake: a value CMake must compute is left out, and so is a branch
+the configure is known to skip (``conditions``)."""
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
 
-from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, lex_cmake
-from hipport.buildfiles.expand import CMAKE_REFERENCE, absolute, expand, read_text
+from hipport.buildfiles.cmake.conditions import Given, file_commands
+from hipport.buildfiles.expand import CMAKE_REFERENCE, absolute, expand
 
 _SCOPES = {"INTERFACE", "PUBLIC", "PRIVATE", "SYSTEM", "BEFORE", "AFTER"}
 
 
-def cmake_flags(path: Path, top: Path) -> list[str]:
+def cmake_flags(path: Path, top: Path, given: Given = ()) -> list[str]:
+    """``given``: the user's ``-D NAME=VALUE``; the commands of branches the
+    configure skips with them (``conditions``) give nothing."""
     try:
         stat = path.stat()
     except OSError:
         return []
-    return list(_flags(path, top, stat.st_mtime_ns, stat.st_size))
+    return list(_flags(path, top, stat.st_mtime_ns, stat.st_size, given))
 
 
 @lru_cache(maxsize=256)  # a file is asked once per source below it
-def _flags(path: Path, top: Path, mtime: int, size: int) -> tuple[str, ...]:
-    text = read_text(path)
-    if text is None:
-        return ()
-    try:
-        commands = lex_cmake(text)
-    except CMakeSyntaxError:
+def _flags(path: Path, top: Path, mtime: int, size: int, given: Given) -> tuple[str, ...]:
+    commands = file_commands(path, top, given)
+    if commands is None:
         return ()
     folder = path.parent
     known = {"CMAKE_CURRENT_SOURCE_DIR": str(folder), "CMAKE_CURRENT_LIST_DIR": str(folder),

@@ -19,8 +19,9 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
-from hipport.buildfiles.cmake.tokens import CMakeSyntaxError, Command, lex_cmake
-from hipport.buildfiles.expand import CMAKE_REFERENCE, absolute, expand, read_text
+from hipport.buildfiles.cmake.conditions import Given, file_commands
+from hipport.buildfiles.cmake.tokens import Command
+from hipport.buildfiles.expand import CMAKE_REFERENCE, absolute, expand
 from hipport.buildfiles.languages import CXX_SUFFIXES, Compiled, lowest
 
 # Targets whose usage requirements compile C++ as HIP (-x hip): hip::device
@@ -46,24 +47,22 @@ class _Target:
     links: list[tuple[str, bool, bool]] = field(default_factory=list)
 
 
-def cmake_compiled(path: Path, top: Path) -> dict[Path, Compiled]:
+def cmake_compiled(path: Path, top: Path, given: Given = ()) -> dict[Path, Compiled]:
     """Each C++ source a target of ``path`` compiles, and how (``top``: the
-    project's top folder, ``${PROJECT_SOURCE_DIR}``)."""
+    project's top folder, ``${PROJECT_SOURCE_DIR}``; ``given``: the user's
+    ``-D NAME=VALUE``, which decide the branches the configure takes)."""
     try:
         stat = path.stat()
     except OSError:
         return {}
-    return _compiled(path, top, stat.st_mtime_ns, stat.st_size)
+    return _compiled(path, top, stat.st_mtime_ns, stat.st_size, given)
 
 
 @lru_cache(maxsize=256)
-def _compiled(path: Path, top: Path, mtime: int, size: int) -> dict[Path, Compiled]:
-    text = read_text(path)
-    if text is None:
-        return {}
-    try:
-        commands = lex_cmake(text)
-    except CMakeSyntaxError:
+def _compiled(path: Path, top: Path, mtime: int, size: int, given: Given
+              ) -> dict[Path, Compiled]:
+    commands = file_commands(path, top, given)
+    if commands is None:
         return {}
     return _Reader(path.parent, top).read(commands)
 

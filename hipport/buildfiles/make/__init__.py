@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hipport.buildfiles.make.build import make_plan
+from hipport.buildfiles.make.build import make_gpu_sources, make_plan
 from hipport.buildfiles.make.compile_flags import make_flags
 from hipport.buildfiles.make.convert import make_findings
 from hipport.buildfiles.make.languages import make_compiled
 from hipport.buildfiles.make.single_source import make_compat
 from hipport.buildfiles.make.targets import make_targets
 from hipport.buildfiles.make.tokens import MakeLine, lex_make
-from hipport.buildfiles.project import BuildPlan, BuildSettings
+from hipport.buildfiles.project import BuildPlan, BuildSettings, Configuration
 from hipport.buildfiles.system import BuildSystem, BuildTargets, build_system
 from hipport.findings import Finding
 from hipport.settings import Settings
@@ -37,12 +37,17 @@ class Make(BuildSystem):
                       macro: str) -> list[Finding]:
         return make_compat(text, _lines(parsed), findings, macro)
 
-    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
+    def compile_flags(self, path: Path, top: Path, source: Path,
+                      configuration: Configuration = Configuration()) -> list[str]:
         compiled = make_compiled(path).get(source)
-        return make_flags(path) + (compiled.flags if compiled is not None else [])
+        return make_flags(path, configuration.make) + \
+            (compiled.flags if compiled is not None else [])
 
     def build_plan(self, project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
         return make_plan(project, folder, settings)
+
+    def gpu_sources(self, plan: BuildPlan, output: str) -> int | None:
+        return make_gpu_sources(output)
 
     def targets(self, path: Path, top: Path) -> BuildTargets | None:
         if path.suffix in self.suffixes:  # a fragment: read where a Makefile includes it

@@ -13,15 +13,21 @@ import re
 from pathlib import Path
 
 from hipport.buildfiles.expand import read_text
+from hipport.buildfiles.hip_commands import hip_sources
 from hipport.buildfiles.project import BuildPlan, BuildSettings, BuildStep
 
 _TARGET = re.compile(r"--offload-arch[= ]|--amdgpu-target[= ]")
+_TRACED = re.compile(r"^\S.*?:\d+: update target '", re.MULTILINE)  # make --trace, 4.0+
 
 
 def make_plan(project: Path, folder: Path, settings: BuildSettings) -> BuildPlan:
     tools = settings.tools
-    argv = (*tools.program("make"), "-C", str(project), "-k", "-w", "-j",
-            str(max(1, settings.jobs)))
+    # --trace: make prints every recipe it runs, the silent ones (@) too,
+    # so the hipcc compilations can be counted.  The user's variables last,
+    # as they would type them (make NAME=VALUE).
+    argv = (*tools.program("make"), "-C", str(project), "-k", "-w", "--trace", "-j",
+            str(max(1, settings.jobs)),
+            *(f"{name}={value}" for name, value in settings.configuration.make))
     targets = [] if _names_targets(project) and not settings.arch_given else \
         [f"--offload-arch={a}" for a in settings.offload_arch]
     compile_flags = [*targets, *settings.extra_args]
@@ -38,3 +44,17 @@ def _names_targets(project: Path) -> bool:
         if text is not None:
             return _TARGET.search(text) is not None
     return False
+
+
+def make_gpu_sources(output: str) -> int | None:
+    """How many sources the build's recipes gave a HIP compiler (hipcc, or a
+    Clang with ``-x hip``/``--offload-arch``), read from the commands make
+    printed (``--trace`` prints the silent ones too); None when make traced
+    no target it made (it ran no recipe, or is older than 4.0)."""
+    if not _TRACED.search(output):
+        return None
+    sources: set[tuple[str | None, str]] = set()
+    for line in output.splitlines():
+        if "hip" in line:
+            sources.update(hip_sources(line))
+    return len(sources)

@@ -19,22 +19,25 @@ from hipport.buildfiles.make.tokens import LineKind, MakeLine, lex_make
 from hipport.buildfiles.words import split_words
 
 
-def make_flags(path: Path) -> list[str]:
+def make_flags(path: Path, given: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """``given``: the user's ``NAME=VALUE`` make variables, which win over
+    the file's assignments as on make's command line."""
     try:
         stat = path.stat()
     except OSError:
         return []
-    return list(_flags(path, stat.st_mtime_ns, stat.st_size))
+    return list(_flags(path, stat.st_mtime_ns, stat.st_size, given))
 
 
 @lru_cache(maxsize=256)  # a file is asked once per source below it
-def _flags(path: Path, mtime: int, size: int) -> tuple[str, ...]:
+def _flags(path: Path, mtime: int, size: int, given: tuple[tuple[str, str], ...]
+           ) -> tuple[str, ...]:
     text = read_text(path)
     if text is None:
         return ()
     folder = path.parent
     lines = lex_make(text)
-    known = make_variables(text, lines, {"CURDIR": str(folder)})
+    known = make_variables(text, lines, {"CURDIR": str(folder)}) | dict(given)
     flags: list[str] = []
     for line in lines:
         if line.kind not in (LineKind.ASSIGNMENT, LineKind.RECIPE):

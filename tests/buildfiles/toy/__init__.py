@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hipport.buildfiles.project import BuildPlan, BuildSettings, BuildStep
+from hipport.buildfiles.project import BuildPlan, BuildSettings, BuildStep, Configuration
 from hipport.buildfiles.system import BuildFileSyntaxError, BuildSystem
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
@@ -55,7 +55,8 @@ class Toy(BuildSystem):
         return [Finding("HP656", "toy build files have no HIP switch", f.start, f.end)
                 for f in findings]
 
-    def compile_flags(self, path: Path, top: Path, source: Path) -> list[str]:
+    def compile_flags(self, path: Path, top: Path, source: Path,
+                      configuration: Configuration = Configuration()) -> list[str]:
         text = path.read_text()
         return [f"-D{line.split('=', 1)[1].strip()}" for line in text.splitlines()
                 if line.startswith("define")]
