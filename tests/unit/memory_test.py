@@ -15,6 +15,7 @@ from tree_sitter import Node, Parser, Tree
 
 from hipport import convert
 from hipport.api import convert_source
+from hipport.compat.strategy import CompatStrategy
 from hipport.parse import ranges
 from hipport.parse.model import Analysis, Edited
 from hipport.parse.syntax import LANGUAGE, SyntaxBackend
@@ -179,6 +180,14 @@ def test_a_large_files_first_tree_is_released_before_its_output_is_parsed(
     result = RewriteStrategy().convert_source(SOURCE.encode(), backend, load_table(), settings,
                                               Path("marker.cu"))
     assert b"hipMalloc" in result.output
+    assert backend.other_holders == [0]
+
+
+def test_the_compat_strategys_first_tree_is_released_before_its_output_is_parsed() -> None:
+    backend = _Watching()
+    result = CompatStrategy().convert_source(SOURCE.encode(), backend, load_table(), Settings(),
+                                             Path("marker.cu"))
+    assert b"hip_compat.h" in result.output
     assert backend.other_holders == [0]
 
 
