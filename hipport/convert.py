@@ -117,6 +117,22 @@ def unstable(second: Finding) -> Finding:
                    "file left unchanged", 0, 0)
 
 
+# Above this size the check parses the output afresh, after the first
+# pass's tree is released.  An incremental reparse shares the subtrees the
+# edits left alone, but a huge file's edits are everywhere: its first tree
+# (about 20 bytes per byte) and the reparsed one (9-13 more) together were
+# the peak of its conversion, and the reparse took as long as a fresh parse.
+# Below it, the tree is reused (cheaper when the edits are few).
+REUSE_TREE_BYTES = 2_000_000
+
+
+def release_tree(analysis: Analysis) -> None:
+    """Lets the first pass's syntax tree go before the output is parsed:
+    nothing after the check reads it (the rules that needed it have run; a
+    front end given an ``Edited`` with no tree parses afresh)."""
+    analysis.tree = None
+
+
 # Vetoes an output (returns the finding that says why) or accepts it (None).
 Verifier = Callable[[bytes, bool, "tuple[Edit, ...]"], "Finding | None"]
 
@@ -140,6 +156,8 @@ class SourceVerifier:
         errors_before = self.first.analysis.error_count
         if check is Check.SKIP:
             return None
+        if check is Check.REPARSE or len(self.data) > REUSE_TREE_BYTES:
+            release_tree(self.first.analysis)  # the output is parsed afresh
         if check is Check.REPARSE:
             worse = self.backend.error_count(output) > errors_before
             return introduced_parse_error() if worse else None

@@ -24,6 +24,7 @@ from hipport.convert import (
     apply_findings,
     collect_findings,
     introduced_parse_error,
+    release_tree,
 )
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
@@ -115,6 +116,7 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
         # Always Check.REPARSE (hipport.convert.choose_check decides for the
         # rewrite strategy): the compat edit renames nothing, so a second pass
         # has nothing to find; only a parse the edit made worse is refused.
+        release_tree(first.analysis)  # the output is parsed afresh
         if backend.error_count(output) > errors:
             return introduced_parse_error("text with the compat edit")
         return None

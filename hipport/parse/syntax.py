@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Iterator
 
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 
-from hipport.parse import chevrons
+from hipport.parse import chevrons, ranges
 from hipport.parse.digraphs import spell_out
 from hipport.parse.hip_branches import own_hip
 from hipport.parse.macros import spelling_only_parameters
 from hipport.parse.model import Analysis, Edited, Include, Launch, Reference, Role, Span
 from hipport.parse.pptokens import call_arguments, tokenize
+from hipport.parse.ranges import range_cursors
 from hipport.source import LineIndex
 from hipport.table.names import CandidateNames
 
@@ -186,37 +188,39 @@ class SyntaxBackend:
         tree = self._parse(data, edited)
         result = Analysis(tree=tree, own_hip=own_hip(data))
         result.error_count, result.first_error = _count_errors(tree.root_node)
-        captures = QueryCursor(_QUERY).captures(tree.root_node)
         wanted = names.matches_bytes
         # The hottest loop of a run (every identifier of the file): the test
         # of ``matches_bytes``, inlined.
         extra, looks_like_cuda = names.byte_tests
-        builtins = False
-        for node in captures.get("ident", ()):
-            text = node.text or b""
-            if text in extra or looks_like_cuda(text) is not None:
-                self._identifier(node, result)
-            elif text in _BUILTINS:
-                builtins = True
-        for node in captures.get("type", ()):
-            if wanted(node.text or b""):
-                self._type(node, result)
-        for node in captures.get("ns", ()):
-            if wanted(node.text or b""):
-                self._namespace(node, result)
-        for node in captures.get("include", ()):
-            include = _include(data, node)
-            if include is not None:
-                result.includes.append(include)
-        bodies = list(captures.get("body", ()))
+        builtins = device = False
+        bodies: list[Node] = []
+        for captures in _captures(tree.root_node):
+            for node in captures.get("ident", ()):
+                text = node.text or b""
+                if text in extra or looks_like_cuda(text) is not None:
+                    self._identifier(node, result)
+                elif text in _BUILTINS:
+                    builtins = True
+            for node in captures.get("type", ()):
+                if wanted(node.text or b""):
+                    self._type(node, result)
+            for node in captures.get("ns", ()):
+                if wanted(node.text or b""):
+                    self._namespace(node, result)
+            for node in captures.get("include", ()):
+                include = _include(data, node)
+                if include is not None:
+                    result.includes.append(include)
+            bodies.extend(captures.get("body", ()))
+            for node in captures.get("launch", ()):
+                launch = _launch(data, node)
+                if launch is not None:
+                    result.launches.append(launch)
+            device = device or bool(captures.get("device") or captures.get("launch"))
         spelling_macros = _spelling_macros(bodies)
         for node in bodies:
             self._macro_body(node, names, result, spelling_macros)
-        for node in captures.get("launch", ()):
-            launch = _launch(data, node)
-            if launch is not None:
-                result.launches.append(launch)
-        result.device_syntax = bool(captures.get("device") or builtins or captures.get("launch"))
+        result.device_syntax = device or builtins
         result.include_insertion = _include_insertion(tree.root_node, data)
         # A name the file declares itself is the user's, wherever it is used.
         if result.declared:
@@ -346,9 +350,31 @@ _CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @fn "
                          "arguments: (argument_list) @args)")
 
 
+def _captures(root: Node) -> Iterator[dict[str, list[Node]]]:
+    """The captures of ``_QUERY`` under ``root``, all at once or, in a file
+    larger than ``WHOLE_TREE_BYTES``, range by range: a huge file's
+    identifiers are not all Python nodes at the same time."""
+    if root.end_byte <= ranges.WHOLE_TREE_BYTES:
+        yield QueryCursor(_QUERY).captures(root)
+        return
+    for cursor, (low, high) in range_cursors(root, _QUERY):
+        yield {name: [node for node in nodes if low <= node.start_byte < high]
+               for name, nodes in cursor.captures(root).items()}
+
+
+def _calls(root: Node) -> Iterator[dict[str, list[Node]]]:
+    """The matches of ``_CALLS`` under ``root`` (range by range in a huge file)."""
+    if root.end_byte <= ranges.WHOLE_TREE_BYTES:
+        yield from (match for _, match in QueryCursor(_CALLS).matches(root))
+        return
+    for cursor, (low, high) in range_cursors(root, _CALLS):
+        yield from (match for _, match in cursor.matches(root)
+                    if low <= match["fn"][0].start_byte < high)
+
+
 def _spelling_argument_spans(root: Node, macros: dict[bytes, set[int]]) -> list[Span]:
     spans: list[Span] = []
-    for _, match in QueryCursor(_CALLS).matches(root):
+    for match in _calls(root):
         fn, args = match["fn"][0], match["args"][0]
         positions = macros.get(fn.text or b"")
         if positions:

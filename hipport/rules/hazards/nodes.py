@@ -10,6 +10,8 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 
 from hipport.edits import Applicability, Edit, Fix
 from hipport.findings import Finding
+from hipport.parse import ranges
+from hipport.parse.ranges import range_cursors
 from hipport.parse.syntax import LANGUAGE
 from hipport.rules.registry import Context, warm_up_step
 
@@ -60,7 +62,7 @@ def context_matches(ctx: Context, source: str) -> Iterable[Match]:
     tree = ctx.analysis.tree
     if not isinstance(tree, Tree):
         return []
-    if tree.root_node.end_byte > WHOLE_TREE_BYTES:
+    if tree.root_node.end_byte > ranges.WHOLE_TREE_BYTES:
         return chunked_matches(tree.root_node, source)
     if source not in _KNOWN_QUERIES:
         _KNOWN_QUERIES.append(source)
@@ -103,54 +105,23 @@ def _matches_by_query(tree: Tree, sources: tuple[str, ...]) -> dict[str, list[Ma
 
 
 # Held at once, a file's matches take about 30 bytes per byte of input, more
-# than its tree (a 50 MB file peaked at 9.2 GB).  A larger file is matched one
-# query at a time over ranges of its top-level declarations, each range's
-# matches dropped once read: bounded memory, for three to four times the
-# query time (0.5 s per MB).
-WHOLE_TREE_BYTES = 2_000_000
-CHUNK_BYTES = 1_000_000
+# than its tree (a 50 MB file peaked at 9.2 GB).  A file larger than
+# WHOLE_TREE_BYTES is matched one query at a time over ranges of its
+# top-level declarations, each range's matches dropped once read: bounded
+# memory, for three to four times the query time (0.5 s per MB).
 
 
 def chunked_matches(root: Node, source: str, chunk: int | None = None) -> Iterator[Match]:
     """The matches of ``source`` under ``root``, in the order one run over the
-    whole tree gives them, found over ranges of about ``chunk`` bytes that
-    start and end between two nodes (a node larger than ``chunk``, an include
-    guard's `#ifndef` or a namespace around the whole file, is split between
-    its children).  A match is reported by the range its first node starts
-    in."""
-    chunk = chunk or CHUNK_BYTES
-    compiled = compile_query(source)
-    units = _units(root, chunk)
-    first = 0
-    while first < len(units):
-        last = first
-        while last + 1 < len(units) and \
-                units[last + 1].end_byte - units[first].start_byte <= chunk:
-            last += 1
-        low = 0 if first == 0 else units[first].start_byte
-        high = units[last + 1].start_byte if last + 1 < len(units) else root.end_byte + 1
-        cursor = QueryCursor(compiled)
-        cursor.set_byte_range(low, high)
+    whole tree gives them, found over ranges of about ``chunk`` bytes
+    (``hipport.parse.ranges``).  A match is reported by the range its first
+    node starts in."""
+    for cursor, (low, high) in range_cursors(root, compile_query(source), chunk):
         for _, captures in cursor.matches(root):
             start = min((node.start_byte for nodes in captures.values() for node in nodes),
                         default=low)
             if low <= start < high:
                 yield captures
-        first = last + 1
-
-
-def _units(root: Node, chunk: int) -> list[Node]:
-    """``root``'s children in order, each larger than ``chunk`` replaced by
-    its own children (and so on down)."""
-    units: list[Node] = []
-    stack = list(reversed(root.children))
-    while stack:
-        node = stack.pop()
-        if node.end_byte - node.start_byte > chunk and node.child_count:
-            stack.extend(reversed(node.children))
-        else:
-            units.append(node)
-    return units
 
 
 def matches_under(node: Node, source: str) -> Iterator[Match]:
