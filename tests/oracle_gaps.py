@@ -70,6 +70,11 @@ KNOWN_GAPS: dict[str, str] = {
     "tests/polyfills/compile_test.py::test_the_converted_use_compiles_through_the_header"
     "[rocm-7.2-syncwarp-compat]":
         _ISSUE_33.format("7.2 declares __syncwarp(): the header's makes the call ambiguous"),
+    "tests/buildfiles/rocm72_project_test.py::test_the_issue_33_project_builds"
+    "[rocm-7.2-default]":
+        "issue 33 §3: the polyfill header is not yet right for ROCm 7.2 (it redefines "
+        "__reduce_*_sync and makes __syncwarp and __match_any_sync ambiguous in warps.cu; the "
+        "project without its warp part builds: [rocm-7.2-default-no-warps])",
     "tests/report/verify_test.py::test_a_real_compile_with_each_oracle[rocm-7.2]":
         _ISSUE_33.format("7.2 declares __syncwarp, which the catalogue calls unsupported, so "
                          "the unit the test expects to fail compiles"),
