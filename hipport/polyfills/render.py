@@ -26,7 +26,7 @@ GUARD = "HIPPORT_POLYFILLS_H"
 # The fallbacks are C++ for AMD GPUs: HIP on NVIDIA has the real APIs, and
 # a C translation unit that includes the header gets none of them.
 CONDITION = "defined(__HIP_PLATFORM_AMD__) && defined(__cplusplus)"
-DEFAULT_TARGET = "7.2"  # hipport.table.versions.DEFAULT_TARGET, as text
+DEFAULT_TARGET = "6.4"
 # A header generated for a folder converted on its own, once its tree has one.
 FORWARDERS = Forwarders(MARKER, "/* forwards to the tree's polyfill header */", "emulates")
 _TRACE = re.compile(r"^/\* polyfill ([a-z0-9-]+) \(([a-z-]+)\): ([^*]*)\*/$", re.MULTILINE)
