@@ -12,6 +12,7 @@ from hipport.edits import Applicability, Edit, Fix, apply_fixes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse.model import Analysis, Backend, Edited
 from hipport.rules import Context, file_rules, stability_rules
+from hipport.rules.own_hip import keep_own_hip
 from hipport.score import FileStats
 from hipport.settings import Settings
 from hipport.source import LineIndex, not_text_reason
@@ -73,6 +74,7 @@ def collect_findings(data: bytes, backend: Backend, table: MappingTable, setting
         if any(allowed(f.fix, settings) for f in found):
             fixing.add(name)
         findings.extend(found)
+    findings = keep_own_hip(findings, analysis.own_hip)
     if b"hipport:" in data:  # cheap test before building a line index
         index = LineIndex(data)
         findings = Suppressions.parse(data, index).filter(findings, index)

@@ -214,6 +214,22 @@ _LEFT_AS_THEY_WERE: tuple[Code, ...] = (
          "its kernel source with `hipcc --genco --offload-arch=<gpu> -o <name> <source>` (one "
          "`--offload-arch` per GPU: the file holds a code object for each), keeping the name "
          "or changing it in the program.", work=Work.REVIEW),
+    Code("HP623", "cmake-project-hip-switch", "The project's own switch for its HIP build "
+         "(`option(BUILD_HIP ...)`, tested by `if(BUILD_HIP)`) is left as it is: the converted "
+         "CUDA branch builds with HIP by default, the project's HIP branch with the switch on.",
+         _I,
+         "A project that keeps a HIP build beside the CUDA one selects it with an option of "
+         "its own, whose branch usually defines the macro its sources test "
+         "(`add_definitions(-DBUILD_HIP)`). hipport converts the CUDA branch of the build "
+         "file and leaves the option and its branch as they are; in the sources, the code "
+         "outside the project's HIP branches is converted and those branches are left as "
+         "written (HP327). So the converted project builds with HIP both ways: with the "
+         "option's default (the converted CUDA code, when it is OFF) and with it switched "
+         "(`-DBUILD_HIP=ON`: the project's own HIP code with the converted shared code). A "
+         "source the HIP branch marks `LANGUAGE HIP` is marked again for the targets outside "
+         "it (a marking in one branch of an `if()` does not hold in another; before, the "
+         "converted default build left such a source out and failed to link). See "
+         "docs/build-files.md.", work=Work.NONE),
     Code("HP655", "build-file-syntax", "The build file could not be read; it was left "
          "unchanged.", _E,
          "hipport's CMake lexer found an unbalanced parenthesis, an unterminated quoted or "

@@ -210,6 +210,28 @@ _CODE_RULES = (
          "file, an embedded resource) is named by the program's own name argument where it "
          "is a literal: convert that file with hipport as well.",
          category=Category.CODE_RULE, fixable=Fixable.UNSAFE, work=Work.BREAKS_BUILD),
+    Code("HP327", "own-hip-branch-kept", "A branch the project wrote for its own HIP build "
+         "(`#ifdef __HIP_PLATFORM_AMD__`, `#if defined(USE_HIP)`) is left as written; the "
+         "file's other code is converted.", Severity.INFO,
+         "Projects that keep a HIP build beside the CUDA one select it with the HIP platform "
+         "macro or a switch of their own, and often define CUDA names for it there "
+         "(`#define cudaMalloc hipMalloc`). hipport leaves such a branch byte for byte as it "
+         "is, and converts the code outside it: the CUDA branch and the code both share. A "
+         "project switch (`BUILD_HIP`, `USE_HIP`, `USE_ROCM`) is not defined by the converted "
+         "build, which then compiles the converted code, and would compile the project's "
+         "branch with the converted shared code where the switch is defined (`-DUSE_HIP=ON`): "
+         "both work. The CUDA names the branch defined no longer keep their uses outside it "
+         "CUDA's (before, a name the file defines was taken for the project's own, and the "
+         "converted build failed with `use of undeclared identifier 'cudaMalloc'`). In the "
+         "same `#if ... #endif` chain, the directives and a branch reached only under a CUDA "
+         "compiler test (`#elif defined(__CUDACC__)`) stay as written too: hipcc never takes "
+         "it, and renaming the test would make hipcc compile a converted copy instead of the "
+         "project's HIP branch. See docs/preprocessor.md.\n\n"
+         "```cpp\n#if defined(USE_HIP)          // HP327: left as written\n"
+         "#include <hip/hip_runtime.h>\n#define cudaMalloc hipMalloc\n#else\n"
+         "#include <hip/hip_runtime.h>  // was <cuda_runtime.h>\n#endif\n"
+         "hipMalloc(&p, n);              // was cudaMalloc\n```",
+         category=Category.CODE_RULE, work=Work.NONE),
     Code("HP320", "rdc-static-device-symbol", "A `static` `__constant__`/`__device__` "
          "variable that the file's host code names (`cudaMemcpyToSymbol(table, ...)`), in a "
          "build with relocatable device code: `static` removed.", Severity.INFO,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from hipport.edits import Edit
 from hipport.findings import Finding
+from hipport.parse.hip_branches import OwnHip
 
 if TYPE_CHECKING:
     from hipport.table.names import CandidateNames
@@ -67,6 +68,11 @@ class Analysis:
     includes: list[Include] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
     declared: set[str] = field(default_factory=set)  # CUDA-looking names the file declares
+    # The project's own HIP branches (`#ifdef USE_HIP`), left as written: the
+    # references there are not listed, and what they declare (`#define
+    # cudaMalloc hipMalloc`) is not in ``declared`` but here.
+    own_hip: OwnHip | None = None
+    hip_declared: set[str] = field(default_factory=set)
     # Kernel syntax (__global__, __shared__, threadIdx, <<<>>>): such a file
     # relied on nvcc including cuda_runtime.h implicitly.
     device_syntax: bool = False

@@ -14,6 +14,7 @@ from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 
 from hipport.parse import chevrons
 from hipport.parse.digraphs import spell_out
+from hipport.parse.hip_branches import own_hip
 from hipport.parse.macros import spelling_only_parameters
 from hipport.parse.model import Analysis, Edited, Include, Launch, Reference, Role, Span
 from hipport.parse.pptokens import call_arguments, tokenize
@@ -104,7 +105,10 @@ def _used_name(node: Node, result: Analysis) -> tuple[str, Node] | None:
         return None
     if _is_declaration(node, parent) and not _guessed(node, parent) \
             and not _macro_call_misread(parent):
-        result.declared.add(name)
+        if result.own_hip is not None and result.own_hip.keeps(node.start_byte, node.end_byte):
+            result.hip_declared.add(name)  # for the HIP build only: not the file's own name
+        else:
+            result.declared.add(name)
         return None
     return name, parent
 
@@ -180,7 +184,7 @@ class SyntaxBackend:
     def analyze(self, data: bytes, names: CandidateNames, path: Path | None = None,
                 edited: Edited | None = None) -> Analysis:
         tree = self._parse(data, edited)
-        result = Analysis(tree=tree)
+        result = Analysis(tree=tree, own_hip=own_hip(data))
         result.error_count, result.first_error = _count_errors(tree.root_node)
         captures = QueryCursor(_QUERY).captures(tree.root_node)
         wanted = names.matches_bytes
@@ -222,6 +226,11 @@ class SyntaxBackend:
             spans += result.spelling_spans
             result.references = [r for r in result.references
                                  if not any(s <= r.start and r.end <= e for s, e in spans)]
+        own = result.own_hip
+        if own is not None:  # the project's own HIP code stays as it is
+            result.references = [r for r in result.references if not own.keeps(r.start, r.end)]
+            result.launches = [launch for launch in result.launches
+                               if not own.keeps(*launch.kernel)]
         # Query captures come in no guaranteed order: give rules file order.
         result.references.sort(key=lambda r: (r.start, r.end))
         result.includes.sort(key=lambda i: i.start)

@@ -129,7 +129,11 @@ def runtime_insertion(ctx: Context) -> tuple[int, str] | None:
     at = ctx.analysis.include_insertion
     if at is None:
         return None
-    finals = sorted(((inc.start, _final_header(ctx, inc.target)) for inc in ctx.analysis.includes))
+    own = ctx.analysis.own_hip
+    # An include in a branch only the project's switch selects (`#ifdef
+    # USE_HIP`) is not seen by the converted build, which does not define it.
+    finals = sorted(((inc.start, _final_header(ctx, inc.target)) for inc in ctx.analysis.includes
+                     if own is None or not own.switched(inc.start)))
     why = _needs_runtime(ctx)
     # Kernel code needs the whole runtime (blockIdx, __syncthreads):
     # <hip/hip_runtime_api.h>, which <cuda_runtime_api.h> becomes, is not enough.

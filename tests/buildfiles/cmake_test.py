@@ -229,6 +229,26 @@ def convert(text: str) -> tuple[str, list[str]]:
                  'list(APPEND KERNEL_FLAGS "-x hip")\n'
                  'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} ${KERNEL_FLAGS}")\n',
                  id="variable-in-cuda-flags-is-nvcc"),
+    # A hand-ported file: its HIP branch marks the source and links the
+    # runtime; the converted default (CUDA) branch needs both too.
+    pytest.param("project(a LANGUAGES CXX CUDA)\nadd_executable(app main.cpp k.cu)\n"
+                 "if(USE_HIP)\n  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                 "  target_link_libraries(app PRIVATE hip::host)\nendif()\n",
+                 ARCHS + "project(a LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\n"
+                 "add_executable(app main.cpp k.cu)\n"
+                 "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                 "target_link_libraries(app PRIVATE hip::host)\n"
+                 "if(USE_HIP)\n  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                 "  target_link_libraries(app PRIVATE hip::host)\nendif()\n",
+                 id="marked-in-the-hip-branch-only"),
+    pytest.param("project(a LANGUAGES CXX CUDA)\nif(USE_HIP)\n"
+                 "  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\nelse()\n"
+                 "  add_executable(app k.cu)\nendif()\n",
+                 ARCHS + "project(a LANGUAGES CXX HIP)\nif(USE_HIP)\n"
+                 "  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\nelse()\n"
+                 "  add_executable(app k.cu)\n"
+                 "  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\nendif()\n",
+                 id="marked-in-the-other-branch"),
 ])
 def test_cmake_fixes(before: str, after: str):
     out, _ = convert(before)
@@ -262,6 +282,16 @@ def test_cmake_fixes(before: str, after: str):
                  "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
                  "target_link_libraries(a PRIVATE hip::host)\n".replace("CUDA)", "HIP)"),
                  id="already-linked-hip-host"),
+    # a marking in the target's own block, or one enclosing it, holds there
+    pytest.param("project(a LANGUAGES CXX HIP)\nif(USE_HIP)\n  add_executable(a main.cpp k.cu)\n"
+                 "  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                 "  target_link_libraries(a PRIVATE hip::host)\nendif()\n",
+                 id="marked-in-the-targets-branch"),
+    pytest.param("project(a LANGUAGES CXX HIP)\n"
+                 "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                 "if(USE_HIP)\n  add_executable(a main.cpp k.cu)\n"
+                 "  target_link_libraries(a PRIVATE hip::host)\nendif()\n",
+                 id="marked-around-the-targets-branch"),
     pytest.param('install(FILES kernel.cu DESTINATION share/src)\n', id="installed-source"),
     pytest.param('configure_file(kernel.cu.in kernel.cu)\n', id="configured-source"),
     pytest.param('source_group("CUDA" FILES kernel.cu)\n', id="source-group"),
@@ -299,6 +329,8 @@ def test_cmake_noop(text: str):
                  "HP650", id="untranslatable-flag"),
     pytest.param("list(APPEND CUDA_NVCC_FLAGS -O3)\n", "HP653", id="cuda-nvcc-flags"),
     pytest.param("cuda_add_executable(a k.cu OPTIONS -G)\n", "HP653", id="legacy-options"),
+    pytest.param('option(BUILD_HIP "Build with HIP" OFF)\nif(BUILD_HIP)\n'
+                 "  add_definitions(-DBUILD_HIP)\nendif()\n", "HP623", id="project-hip-switch"),
     pytest.param("project(a CUDA\n", "HP655", id="unbalanced-parenthesis"),
     pytest.param('set(A "unterminated)\n', "HP655", id="unterminated-quote"),
 ])
@@ -309,6 +341,26 @@ def test_cmake_reported(text: str, code: str):
     for f in found:  # what was reported is left as it was
         assert f.fix is None
         assert text.encode()[f.start:f.end] in result.output
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param('option(WITH_TESTS "tests" OFF)\nif(WITH_TESTS)\nendif()\n', id="not-hip"),
+    pytest.param('option(USE_HIP "HIP" OFF)\n', id="never-tested"),
+    pytest.param('option(USE_HIPCUB_X "x" OFF)\nif(USE_HIPCUB_X)\nendif()\n', id="longer-word"),
+])
+def test_option_that_is_no_hip_switch_is_not_reported(text: str):
+    assert "HP623" not in convert(text)[1]
+
+
+@pytest.mark.parametrize("default, said", [
+    ("OFF", "OFF by default, so the converted build compiles the converted CUDA branch with HIP "
+     "(-DBUILD_HIP=ON builds the project's HIP branch instead)"),
+    ("ON", "ON by default, so the converted build takes the project's HIP branch as before"),
+])
+def test_project_hip_switch_says_what_the_converted_build_does(default: str, said: str):
+    result = convert_build_file(f'option(BUILD_HIP "HIP" {default})\nif(BUILD_HIP)\nendif()\n'
+                                .encode(), "cmake", OPTS)
+    assert said in next(f.finding.message for f in result.findings if f.code == "HP623")
 
 
 def test_offload_arch_option_is_used():

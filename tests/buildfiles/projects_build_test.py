@@ -12,7 +12,10 @@ checks (cuda_version: read as Clang's version, "CUDA 21 is too new" stopped
 the configure); .cu sources in subfolders (subfolders: named from the top
 through a TRANSFORMed list and a PARENT_SCOPE variable, added to the top's
 target by a subfolder, and `../shared/Shared.cu` from a library's folder;
-each one CMake did not see as HIP was left out of the link)."""
+each one CMake did not see as HIP was left out of the link); a project that
+keeps a HIP build of its own (hip_switch: `option(BUILD_HIP)`, `#if
+defined(BUILD_HIP)` branches defining CUDA names for HIP, a header already
+portable under `__HIPCC__`/`__CUDACC__`), built both ways."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -71,3 +74,25 @@ def test_converted_makefile_links_objects_with_a_cu_source(tmp_path: Path,
     print(f"\n{build.command}:\n{tail(build.proc)}")
     assert build.proc.returncode == 0, tail(build.proc, 40)
     assert executables(tmp_path) == {"mixed_link"}
+
+
+@pytest.mark.parametrize("defines", [(), ("-DBUILD_HIP=ON",)], ids=["default", "switch-on"])
+def test_partly_ported_project_builds_with_and_without_its_switch(
+        defines: tuple[str, ...], tmp_path: Path, hip_oracle: HipOracle):
+    """By default the converted build compiles the converted CUDA code: gpu.h's
+    own uses of the names its BUILD_HIP branch defines were left CUDA's
+    ("unknown type name 'cudaError_t'"), and scale.cu, marked HIP in that
+    branch only, was left out ("undefined reference to scale"); with
+    -DBUILD_HIP=ON the project's HIP branches, left as written, compile with
+    the converted shared code."""
+    if not hip_oracle.has_tool("cmake"):
+        missing(f"cmake not found for {hip_oracle.name}")
+    source = tmp_path / "src"
+    findings = convert_project(PROJECTS / "hip_switch", source, hip_oracle)
+    assert "HP623" in {f.code for f in findings}
+    original = PROJECTS / "hip_switch"
+    assert (source / "portable.h").read_bytes() == (original / "portable.h").read_bytes()
+    build = cmake_build(hip_oracle, source, tmp_path, defines)
+    print(f"\n[hip_switch] {build.command}:\n{tail(build.proc)}")
+    assert build.proc.returncode == 0, tail(build.proc, 40)
+    assert executables(tmp_path / "build") == {"hip_switch"}

@@ -8,6 +8,7 @@ skips claimed spans.  Device linking lives in ``cmake_rdc``, nvcc flags in
 from __future__ import annotations
 
 import itertools
+import re
 
 from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.code_objects import architecture_loops, custom_command, is_arch_list
@@ -15,7 +16,7 @@ from hipport.buildfiles.cmake.cuda_version import cuda_versions
 from hipport.buildfiles.cmake.flags import flag_arguments, flag_variables
 from hipport.buildfiles.cmake.gpu_targets import default_architectures
 from hipport.buildfiles.cmake.packages import insert_find_packages
-from hipport.buildfiles.cmake.passes import CMakePass, indent
+from hipport.buildfiles.cmake.passes import CMakePass, block_paths, indent
 from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
 from hipport.buildfiles.cmake.sources import record_values, source_lines
@@ -23,6 +24,7 @@ from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, PACKAGES
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
+from hipport.parse.hip_branches import is_hip_macro
 from hipport.settings import Settings
 
 
@@ -56,6 +58,7 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
 def _survey(p: CMakePass, commands: list[Command]) -> None:
     """What the file already has: sources marked HIP,
     variables holding lists of .cu files, and the kind of each target."""
+    p.blocks = {cmd.start: block for cmd, block in zip(commands, block_paths(commands))}
     for cmd in commands:
         record_values(p, cmd)
         words = cmd.words
@@ -69,12 +72,13 @@ def _survey(p: CMakePass, commands: list[Command]) -> None:
             p.link_keywords[target] = p.link_keywords.get(target, False) or any(
                 w.value in N.LINK_SCOPES for w in words[1:])
             if any(_is_host_runtime(w.value) for w in words[1:]):
-                p.host_linked.add(target)
+                p.host_linked.add(target, p.block(cmd))
         elif cmd.lname == "set_source_files_properties":
             values = [w.value for w in words]
             if "LANGUAGE" in values and "HIP" in values:
-                p.hip_sources.update(values[:values.index("PROPERTIES")]
-                                     if "PROPERTIES" in values else [])
+                for source in values[:values.index("PROPERTIES")] if "PROPERTIES" in values \
+                        else []:
+                    p.hip_sources.add(source, p.block(cmd))
         elif cmd.lname in ("set", "list") and words:
             names = words[1:] if cmd.lname == "list" else words
             if cmd.lname == "list" and words[0].value not in ("APPEND", "PREPEND"):
@@ -217,9 +221,9 @@ def _host_runtime(p: CMakePass, cmd: Command) -> list[tuple[str, str, str]]:
     cxx = [w.value for w in cmd.words[1:] if w.kind is not ArgKind.BRACKET and (
         _is_cxx_source(w.value) or (w.value.startswith("${") and w.value.endswith("}")
                                     and w.value[2:-1] in p.cxx_variables))]
-    if not cxx or target in p.host_linked or "$" in target:
+    if not cxx or p.host_linked.hold(target, p.block(cmd)) or "$" in target:
         return []
-    p.host_linked.add(target)
+    p.host_linked.add(target, p.block(cmd))
     p.needs_hip = True
     if p.host_use is None:
         p.host_use = cmd.start
@@ -292,8 +296,27 @@ def _aux_sources(p: CMakePass, cmd: Command) -> None:
            lines)
 
 
+def _hip_switch(p: CMakePass, cmd: Command) -> None:
+    """``option(BUILD_HIP ...)`` that an ``if()`` of the file tests: the
+    project's own HIP build, left as it is (HP623)."""
+    words = cmd.words
+    name = words[0].value if words else ""
+    if not is_hip_macro(name) or not re.search(
+            rf"(?im)^\s*(?:else)?if\s*\([^)]*\b{re.escape(name)}\b", p.text):
+        return
+    on = len(words) > 2 and words[2].value.upper() in ("ON", "TRUE", "YES", "1", "Y")
+    said = (f"option({name}): the project's own HIP build, left as it is; ON by default, so "
+            "the converted build takes the project's HIP branch as before (its CUDA branch "
+            f"is converted too: -D{name}=OFF builds it with HIP)") if on else (
+            f"option({name}): the project's own HIP build, left as it is; OFF by default, so "
+            "the converted build compiles the converted CUDA branch with HIP "
+            f"(-D{name}=ON builds the project's HIP branch instead)")
+    p.report("HP623", said, cmd.start, cmd.end)
+
+
 _HANDLERS = {
     "project": _languages,
+    "option": _hip_switch,
     "enable_language": _languages,
     "check_language": _languages,
     "find_package": _find_package,

@@ -15,42 +15,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hipport.buildfiles.cmake.passes import CMakePass, indent
+from hipport.buildfiles.cmake.passes import Block, CMakePass, block_paths, indent
 from hipport.buildfiles.cmake.tokens import Command
 from hipport.buildfiles.libraries import PACKAGES
-
-_OPENERS = {"if": "endif", "foreach": "endforeach", "while": "endwhile",
-            "function": "endfunction", "macro": "endmacro", "block": "endblock"}
-_CLOSERS = frozenset(_OPENERS.values())
-_BRANCHES = frozenset({"elseif", "else"})
-
-Path = tuple[tuple[int, int], ...]  # (opening command, branch) of each enclosing block
 
 
 @dataclass(frozen=True)
 class _Find:
     package: str
     at: int  # command index
-    path: Path
+    path: Block
     strictly_before: bool = True  # an inserted one covers the command it precedes too
 
 
-def block_paths(commands: list[Command]) -> list[Path]:
-    paths: list[Path] = []
-    stack: list[tuple[int, int]] = []
-    for i, cmd in enumerate(commands):
-        name = cmd.lname
-        if name in _BRANCHES and stack:
-            stack[-1] = (stack[-1][0], stack[-1][1] + 1)
-        elif name in _CLOSERS and stack:
-            stack.pop()
-        paths.append(tuple(stack))
-        if name in _OPENERS:
-            stack.append((i, 0))
-    return paths
-
-
-def _covers(find: _Find, at: int, paths: list[Path]) -> bool:
+def _covers(find: _Find, at: int, paths: list[Block]) -> bool:
     before = find.at < at if find.strictly_before else find.at <= at
     return before and paths[at][:len(find.path)] == find.path
 

@@ -10,6 +10,46 @@ from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.settings import Settings
 
+# (opening command, branch) of each block enclosing a command: if(), function()...
+Block = tuple[tuple[int, int], ...]
+
+_OPENERS = {"if": "endif", "foreach": "endforeach", "while": "endwhile",
+            "function": "endfunction", "macro": "endmacro", "block": "endblock"}
+_CLOSERS = frozenset(_OPENERS.values())
+_BRANCHES = frozenset({"elseif", "else"})
+
+
+def block_paths(commands: list[Command]) -> list[Block]:
+    paths: list[Block] = []
+    stack: list[tuple[int, int]] = []
+    for i, cmd in enumerate(commands):
+        name = cmd.lname
+        if name in _BRANCHES and stack:
+            stack[-1] = (stack[-1][0], stack[-1][1] + 1)
+        elif name in _CLOSERS and stack:
+            stack.pop()
+        paths.append(tuple(stack))
+        if name in _OPENERS:
+            stack.append((i, 0))
+    return paths
+
+
+@dataclass
+class Marks:
+    """Names marked by some command (sources set LANGUAGE HIP, targets
+    linking the HIP runtime), with the block of each marking: one made in a
+    branch of an if() holds in that branch and the blocks inside it, not in
+    another branch or around it (a hand-ported file's `if(BUILD_HIP)` marks
+    its sources HIP; the converted default branch must mark them too)."""
+
+    found: dict[str, list[Block]] = field(default_factory=dict)
+
+    def add(self, name: str, block: Block) -> None:
+        self.found.setdefault(name, []).append(block)
+
+    def hold(self, name: str, block: Block) -> bool:
+        return any(block[:len(b)] == b for b in self.found.get(name, ()))
+
 
 @dataclass
 class CMakePass:
@@ -21,7 +61,7 @@ class CMakePass:
     uses: list[tuple[RocmLibrary, int]] = field(default_factory=list)  # every use
     language_converted: bool = False
     toolkit_finds: list[tuple[Command, bool]] = field(default_factory=list)  # (cmd, REQUIRED)
-    hip_sources: set[str] = field(default_factory=set)  # already LANGUAGE HIP
+    hip_sources: Marks = field(default_factory=Marks)  # already LANGUAGE HIP
     cu_variables: dict[str, list[str]] = field(default_factory=dict)
     variable_values: dict[str, list[str]] = field(default_factory=dict)  # as set here
     # target (as written) -> "EXECUTABLE", a library type ("STATIC", "SHARED", ...)
@@ -30,7 +70,8 @@ class CMakePass:
     # target -> whether this file's target_link_libraries for it use the
     # keyword signature (PRIVATE, PUBLIC, INTERFACE); absent: none here
     link_keywords: dict[str, bool] = field(default_factory=dict)
-    host_linked: set[str] = field(default_factory=set)  # targets linking the HIP runtime
+    host_linked: Marks = field(default_factory=Marks)  # targets linking the HIP runtime
+    blocks: dict[int, Block] = field(default_factory=dict)  # command start -> its block
     cxx_variables: set[str] = field(default_factory=set)  # variables listing C/C++ sources
     # where a converted project()/enable_language() ends (find_package(hip) goes there)
     language_end: int | None = None
@@ -50,6 +91,9 @@ class CMakePass:
 
     def report(self, code: str, message: str, start: int, end: int) -> None:
         self.findings.append(Finding(code, message, start, end))
+
+    def block(self, cmd: Command) -> Block:
+        return self.blocks.get(cmd.start, ())
 
     def is_claimed(self, start: int, end: int) -> bool:
         return any(s <= start and end <= e for s, e in self.claimed)

@@ -73,17 +73,19 @@ def source_lines(p: CMakePass, cmd: Command) -> tuple[list[Line], bool]:
         return [], False
     where = f" TARGET_DIRECTORY {target}" if _elsewhere(p, cmd) else ""
     lines: list[Line] = []
-    named = [s for s in dict.fromkeys(named) if s.strip('"') not in p.hip_sources]
+    block = p.block(cmd)
+    named = [s for s in dict.fromkeys(named) if not p.hip_sources.hold(s.strip('"'), block)]
     if named:
-        p.hip_sources.update(s.strip('"') for s in named)
+        for source in named:
+            p.hip_sources.add(source.strip('"'), block)
         lines.append(("HP606", f"{', '.join(named)}: compiled as HIP",
                       f"set_source_files_properties({' '.join(named)}{where} "
                       "PROPERTIES LANGUAGE HIP)"))
     for variable in dict.fromkeys(filtered):
         kept = f"{variable}{FILTERED}"
-        if f"${{{kept}}}" in p.hip_sources:
+        if p.hip_sources.hold(f"${{{kept}}}", block):
             continue
-        p.hip_sources.add(f"${{{kept}}}")
+        p.hip_sources.add(f"${{{kept}}}", block)
         lines += [("HP606", f"the .cu files of ${{{variable}}}: compiled as HIP (the list may "
                    "hold other files, which stay as they are)", line) for line in (
                        f"set({kept} ${{{variable}}})",
