@@ -108,13 +108,13 @@ def test_strict_fails_on_a_dropped_warp_mask_it_lists(tmp_path: Path):
 
 
 def test_a_rename_to_an_api_the_target_deprecates_is_listed(tmp_path: Path):
-    # Issue 26: hipProfilerStart is deprecated in ROCm 6.4 (the default target);
+    # Issue 26: hipProfilerStart is deprecated in ROCm 6.4 and 7.2 (the default target);
     # the applied rename was listed only with -v, and spoke of the 5.2 headers.
     f = tmp_path / "p.cu"
     f.write_bytes(b"#include <cuda_profiler_api.h>\nvoid f() { cudaProfilerStart(); }\n")
     result = run("convert", str(f), "--diff")
     (line,) = [x for x in result.stderr.splitlines() if "HP902" in x]
-    assert "[fixed]" in line and "deprecated in ROCm 6.4, the target" in line
+    assert "[fixed]" in line and "deprecated in ROCm 7.2, the target" in line
     assert "5.2 headers" not in line
     older = run("convert", str(f), "--diff", "--rocm-version", "5.7")
     assert "deprecated in ROCm 5.7, the target" in older.stderr

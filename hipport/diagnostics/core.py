@@ -249,6 +249,33 @@ _CODE_RULES = (
          "```cpp\nstatic __constant__ unsigned int table[256];   // before\n"
          "__constant__ unsigned int table[256];          // after\n```",
          category=Category.CODE_RULE, fixable=Fixable.SAFE, announced=True),
+    Code("HP321", "warp-size-constant-expression", "`warpSize` where C++ needs a constant "
+         "expression (an array bound, a template argument, `static_assert`, a `constexpr` "
+         "initialiser, a `case` label): ROCm 7's `warpSize` is not one.", Severity.WARNING,
+         "ROCm 6 declared `warpSize` as `static constexpr int warpSize = "
+         "__AMDGCN_WAVEFRONT_SIZE`, so HIP code could size arrays and instantiate templates "
+         "with it. ROCm 7's `warpSize` is a device object whose `operator int()` calls "
+         "`__builtin_amdgcn_wavefrontsize()`, and Clang 22 no longer defines "
+         "`__AMDGCN_WAVEFRONT_SIZE`: `__shared__ float s[warpSize];` fails with \"array "
+         "size is not a constant expression\" (nvcc's `warpSize` is no constant either, so "
+         "such code was HIP already). `__builtin_amdgcn_wavefrontsize()` is no constant "
+         "expression on ROCm 7 either. Define a constant of your own per target: 64 where "
+         "`__GFX9__` is defined (CDNA: MI100, MI200, MI300), 32 on RDNA (gfx10-gfx12), and "
+         "use `warpSize` wherever a run-time value will do.\n\n"
+         "```cpp\n#if defined(__GFX9__)\nconstexpr int kWave = 64;\n#else\n"
+         "constexpr int kWave = 32;  // RDNA, and the host pass\n#endif\n"
+         "__shared__ float partial[kWave];\n```",
+         category=Category.CODE_RULE, work=Work.BREAKS_BUILD),
+    Code("HP322", "warp-width-constant-expression", "Lane or warp arithmetic with a literal "
+         "32 (HP401's patterns) where C++ needs a constant expression: the `warpSize` fix is "
+         "not offered there, since it would not compile on ROCm 7.", Severity.WARNING,
+         "`__shared__ float rows[kLanes / 32][32];` assumes 32-lane warps as HP401 says, but "
+         "HP401's fix (`kLanes / warpSize`) would put `warpSize` in an array bound, and ROCm "
+         "7's `warpSize` is not a constant expression (HP321). Size it with a compile-time "
+         "wavefront width of your own per target (64 where `__GFX9__` is defined: CDNA; 32 "
+         "on RDNA), or read `warpSize` (`__builtin_amdgcn_wavefrontsize()`) at run time and "
+         "allocate for the widest wavefront (64).",
+         category=Category.CODE_RULE, work=Work.REVIEW),
 )
 
 _LEDGER = (

@@ -89,12 +89,14 @@ _HAZARDS: tuple[Code, ...] = (
              "// a whole wavefront"),
          work=Work.REVIEW),
     Code("HP407", "syncwarp",
-         "`__syncwarp`: no HIP release checked declares it, and its mask is 32 bits.",
+         "`__syncwarp`: no HIP release before ROCm 7 declares it, and its mask is 32 bits.",
          Severity.WARNING, _explain(
              "`__syncwarp(mask)` orders memory between the lanes of a 32-thread warp "
-             "under independent thread scheduling. No HIP release hipport checks (5.2, 5.7, "
-             "6.4) declares `__syncwarp`, not even behind `HIP_ENABLE_WARP_SYNC_BUILTINS`, "
-             "which gives ROCm 6.2+ the other `_sync` warp functions.",
+             "under independent thread scheduling. No HIP release before ROCm 7 (5.2, 5.7, "
+             "6.4 checked) declares `__syncwarp`, not even behind "
+             "`HIP_ENABLE_WARP_SYNC_BUILTINS`, which gives ROCm 6.2+ the other `_sync` warp "
+             "functions. ROCm 7.2 declares it (unless `HIP_DISABLE_WARP_SYNC_BUILTINS` is "
+             "defined) for the whole wavefront, with a 64-bit mask.",
              "Lanes of a wavefront execute together on AMD, but the compiler may still "
              "reorder shared-memory accesses: replace the call with a block barrier "
              "(`__syncthreads()`) when all threads reach it, or with wavefront fences "

@@ -33,6 +33,9 @@ TOOLCHAIN_CACHE = "/var/cache/hipport"
 TOOLCHAINS: tuple[tuple[str, str], ...] = (("rocm-7.2/bin", "rocm-7.2/root"),
                                            ("bin", "rocm-sid"))
 TOOLCHAIN_RUNNER = "rocm-sid-run"
+# In a wrapper folder: the path of the chroot its tools run in, one line
+# (setup-rocm-modern.sh writes it, also for --write-wrappers DIR).
+ROOT_FILE = ".root"
 # hipcc --version, at most (verify: never longer than --timeout either): the
 # toolchain wrapper's first call on a cold disk takes a few seconds, a hung
 # hipcc for ever.
@@ -69,9 +72,20 @@ def toolchain_cache(system: System) -> Path:
 
 def toolchain_roots(system: System) -> dict[Path, Path]:
     """Each wrapper folder of hipport's toolchain and the chroot its tools
-    run in, newest ROCm first."""
+    run in (what its ``.root`` names, else the usual place), newest ROCm first."""
     cache = toolchain_cache(system)
-    return {cache / folder: cache / root for folder, root in TOOLCHAINS}
+    return {cache / folder: wrapper_chroot(cache / folder) or cache / root
+            for folder, root in TOOLCHAINS}
+
+
+def wrapper_chroot(folder: Path) -> Path | None:
+    """The chroot a folder of toolchain wrappers runs its tools in, as its
+    ``.root`` names it; None for a folder without one (a ROCm's own bin)."""
+    try:
+        text = (folder / ROOT_FILE).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(text) if os.path.isabs(text) else None
 
 
 def _toolchain(system: System, named: Named | None) -> list[str]:
@@ -201,9 +215,11 @@ def _absolute(system: System, given: str) -> tuple[str | None, str]:
 
 
 def _toolchain_parts(system: System, path: str) -> tuple[Path, tuple[str, ...]]:
-    """The chroot and runner of the toolchain's wrappers, when ``path`` is one."""
+    """The chroot and runner of the toolchain's wrappers, when ``path`` is
+    one: in the cache's folders, or in any folder whose ``.root`` names its
+    chroot (``setup-rocm-modern.sh --write-wrappers DIR``, a copied cache)."""
     folder = Path(path).parent
-    root = toolchain_roots(system).get(folder)
+    root = toolchain_roots(system).get(folder) or wrapper_chroot(folder)
     if root is None:
         return Path("/"), ()
     runner = folder / TOOLCHAIN_RUNNER

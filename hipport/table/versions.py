@@ -23,9 +23,9 @@ Release = tuple[int, ...]
 VERIFIED_RELEASES: tuple[Release, ...] = ((5, 2), (5, 7), (6, 4), (7, 2))
 OLDEST_VERIFIED = VERIFIED_RELEASES[0]
 NEWEST_VERIFIED = VERIFIED_RELEASES[-1]
-# What --rocm-version defaults to (issue 33 makes it 7.2 once every output
-# builds there).
-DEFAULT_TARGET: Release = (6, 4)
+# What --rocm-version defaults to: the newest release verified, the ROCm
+# users install now (issue 33); 6.4 and 5.2 stay selectable.
+DEFAULT_TARGET: Release = (7, 2)
 
 _TARGET_RE = re.compile(r"[0-9]+\.[0-9]+(\.[0-9]+)?")  # ASCII: \d also takes "٦.٤"
 

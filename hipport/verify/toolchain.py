@@ -28,14 +28,13 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from hipport.buildfiles.project import BuildTools
-from hipport.doctor.hipcc import PROBE_TIMEOUT, toolchain_roots
+from hipport.doctor.hipcc import PROBE_TIMEOUT, ROOT_FILE, toolchain_roots, wrapper_chroot
 from hipport.doctor.system import System, is_file
 from hipport.errors import HipportError
 from hipport.verify.compiler import Compiler
 from hipport.verify.sandbox import FLAG, NoSandbox, Sandbox, bwrap_error, sandbox_env, sandbox_for
 
 _SYSTEM_PREFIXES = ("/usr", "/usr/local", "/")
-ROOT_FILE = ".root"  # in a wrapper folder: the path of the chroot its tools run in, one line
 CHROOT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 LLD_WHY = ("hipport's ROCm toolchain has hipBLAS, hipSPARSE and hipSOLVER without rocBLAS, "
            "rocSPARSE and rocSOLVER: GNU ld refuses to link executables against them, lld "
@@ -111,11 +110,7 @@ def find_toolchain(system: System, compiler: Compiler, programs: tuple[str, ...]
 
 def _chroot(folder: Path) -> Path:
     """The chroot behind a wrapper folder: the path its ``.root`` names."""
-    try:
-        text = (folder / ROOT_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
-        text = ""
-    root = Path(text) if text.startswith("/") else None
+    root = wrapper_chroot(folder)
     if root is None or not root.is_dir():
         raise NoSandbox(f"the toolchain's wrappers in {folder} do not name their chroot "
                         f"({folder / ROOT_FILE}): run scripts/setup-rocm-modern.sh again "

@@ -27,7 +27,7 @@ from hipport.values import build_settings
 
 ORIGINAL = b"""#include <cuda_runtime.h>
 __global__ void kernel(float* out) { out[threadIdx.x] = 1.0f; }
-int occupancy(cudaLaunchConfig_t* cfg) {
+int occupancy(cudaLaunchConfig_t* cfg, cudaClusterSchedulingPolicy policy) {
   int clusters = 0;
   cudaOccupancyMaxActiveClusters(&clusters, kernel, cfg);
   return clusters;
@@ -49,7 +49,8 @@ def violations_of(tmp_path: Path, data: bytes, baseline: Baseline | None):
 
 def baseline_for(tmp_path: Path, data: bytes) -> Baseline:
     verdict = violations_of(tmp_path, data, None)
-    assert len(verdict.new) == 2  # cudaLaunchConfig_t and the occupancy call
+    # the policy type and the occupancy call (ROCm 7.2 has hipLaunchConfig_t)
+    assert len(verdict.new) == 2
     path = tmp_path / ".hipport-baseline.json"
     write(Baseline(path), verdict.found, {"src/k.cu"})
     return Baseline.load(path)
@@ -93,7 +94,7 @@ def test_changed_call_is_a_new_violation(tmp_path: Path):
     changed = ORIGINAL.replace(b"(&clusters, kernel, cfg)", b"(&clusters, kernel, nullptr)")
     verdict = violations_of(tmp_path, changed, baseline)
     assert [(v.line, v.api) for v in verdict.new] == [(5, "cudaOccupancyMaxActiveClusters")]
-    assert verdict.known == 1  # cudaLaunchConfig_t is untouched
+    assert verdict.known == 1  # cudaClusterSchedulingPolicy is untouched
 
 
 def test_a_copied_known_line_is_new_once(tmp_path: Path):

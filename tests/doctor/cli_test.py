@@ -104,7 +104,7 @@ def test_this_machine_with_the_toolchain(doctor):
     result = doctor(REPO_ROOT / "examples", ROCM_PATH="")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].endswith(f"ROCm 7.2 at {oracle.sysroot / 'usr'}")
-    assert "convert with --rocm-version 7.2" in result.output
+    assert "hipport's default target (--rocm-version 7.2) fits it" in result.output
     hipcc = next(line for line in result.output.splitlines() if "hipcc  " in line)
     assert hipcc.startswith("  ✓ hipcc") and f"{oracle.hipcc} (HIP 7.2." in hipcc
     assert hipcc.endswith("chosen: hipport's ROCm toolchain (scripts/bootstrap.sh --toolchain), "

@@ -144,3 +144,29 @@ def test_the_toolchains_rocm_72_comes_before_its_64(machine):
                                                                 cache / "rocm-sid")
     new.unlink()
     assert choose_hipcc(isolated(machine)).path == str(old)
+
+
+def test_a_wrapper_folder_outside_the_cache_runs_in_the_chroot_its_root_names(machine):
+    """Issue 33 §6: wrappers written elsewhere (``setup-rocm-modern.sh
+    --write-wrappers DIR``) were taken for a host ROCm: sysroot "/", no
+    runner, so doctor looked for Clang and CMake on the host (CMake 3.25)."""
+    chroot = machine / "chroots" / "rocm-7.2"
+    chroot.mkdir(parents=True)
+    wrapper = fake_hipcc(machine / "wrappers" / "bin", "7.2.53211-9999")
+    (wrapper.parent / "rocm-sid-run").write_text("#!/bin/sh\n")
+    (wrapper.parent / ".root").write_text(f"{chroot}\n")
+    choice = choose_hipcc(isolated(machine, {"HIPCC": str(wrapper)}))
+    assert (choice.path, choice.hip_version, choice.sysroot) == (str(wrapper), "7.2", chroot)
+    assert choice.runner == (str(wrapper.parent / "rocm-sid-run"),)
+    # a ROCm's own bin folder has no .root: its tools run on this machine
+    host = fake_hipcc(machine / "opt" / "rocm-7.2.0" / "bin", "7.2.53211-0")
+    choice = choose_hipcc(isolated(machine, {"HIPCC": str(host)}))
+    assert (choice.sysroot, choice.runner) == (Path("/"), ())
+
+
+def test_the_caches_folders_run_in_the_chroot_their_root_names(machine):
+    cache = machine / "var" / "cache" / "hipport"
+    moved = machine / "srv" / "rocm-sid"
+    moved.mkdir(parents=True)
+    (cache / "bin" / ".root").write_text(f"{moved}\n")
+    assert choose_hipcc(isolated(machine)).sysroot == moved

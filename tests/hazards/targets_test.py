@@ -54,7 +54,16 @@ def test_a_device_property_field_is_missing_only_where_the_target_lacks_it(field
 @pytest.mark.parametrize("target", [(5, 2), (6, 4)])
 def test_syncwarp_names_the_target(target):
     (message,) = messages("__global__ void k() { __syncwarp(); }", "HP407", target)
-    assert f"ROCm {target[0]}.{target[1]}" in message and "6.2" not in message
+    assert f"no __syncwarp in ROCm {target[0]}.{target[1]}" in message and "6.2" not in message
+
+
+def test_syncwarp_is_declared_by_rocm_7():
+    # amd_warp_sync_functions.h of 7.2 defines __syncwarp(): "there is no
+    # __syncwarp in ROCm 7.2" was false once the default target became 7.2.
+    (message,) = messages("__global__ void k() { __syncwarp(); }", "HP407", (7, 2))
+    assert "ROCm 7.2, the target, declares it" in message and "64-bit mask" in message
+    (none,) = messages("__global__ void k() { __syncwarp(); }", "HP407", None)
+    assert "no __syncwarp in ROCm 5.2, 5.7 and 6.4" in none
 
 
 @pytest.mark.parametrize("target, text", [

@@ -29,10 +29,10 @@ def run(source: str, target: tuple[int, ...] | None) -> tuple[str, list[str]]:
 
 
 def test_the_default_target_is_a_verified_release():
-    # 7.2 is verified (its headers date every range); the default moves to it
-    # once every output builds there (issue 33).
+    # 7.2 is verified (its headers date every range) and the default: the ROCm
+    # users install now (issue 33 §6).
     assert NEWEST_VERIFIED == max(VERIFIED_RELEASES) == (7, 2)
-    assert DEFAULT_TARGET == (6, 4) and DEFAULT_TARGET in VERIFIED_RELEASES
+    assert DEFAULT_TARGET == (7, 2) and DEFAULT_TARGET in VERIFIED_RELEASES
     assert Settings().rocm_version == DEFAULT_TARGET
 
 

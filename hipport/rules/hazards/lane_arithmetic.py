@@ -1,7 +1,9 @@
 """HP401: lane and warp numbers computed with a literal 32 (`threadIdx.x % 32`,
 `& 31`, `/ 32`, `>> 5`, `lane == 31`), and warps per block counted with one
 (`blockDim.x / 32`).  AMD data-centre GPUs run 64-wide wavefronts, so such
-arithmetic splits one wavefront into two "warps"."""
+arithmetic splits one wavefront into two "warps".  In a constant expression
+(`__shared__ float s[kLanes / 32]`) the `warpSize` fix would not compile on
+ROCm 7, whose warpSize is no constant: HP322 there, without a fix."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -11,6 +13,7 @@ from tree_sitter import Node
 from hipport.edits import Applicability, Edit
 from hipport.findings import Finding
 from hipport.rules import Context, file_rule
+from hipport.rules.hazards.constant_width import ROCM7_WAY, constant_context
 from hipport.rules.hazards.lanes import Variables, variables
 from hipport.rules.hazards.nodes import (
     hazard,
@@ -66,7 +69,7 @@ def _classify(op: str, value: int, left: Node, found: Variables) -> str | None:
     return None
 
 
-@file_rule("hazard-lane-arithmetic", codes=("HP401",))
+@file_rule("hazard-lane-arithmetic", codes=("HP401", "HP322"))
 def lane_arithmetic(ctx: Context) -> Iterator[Finding]:
     if not may_hold_device_code(ctx):
         return
@@ -81,6 +84,12 @@ def lane_arithmetic(ctx: Context) -> Iterator[Finding]:
         if replacement is None:
             continue
         spelled = f"{text(left)} {op} {text(number)}"
+        where = constant_context(expr)
+        if where is not None:
+            yield hazard("HP322", f"`{spelled}` in {where} assumes 32-lane warps; warpSize "
+                         f"cannot replace the 32 there (not a constant expression on ROCm 7): "
+                         f"{ROCM7_WAY}", expr)
+            continue
         if _is_block_size(left) and not found.is_thread_index(left) \
                 and not _is_plain_block_size(left):
             # `(blockDim.x + 31) / 32`: the 31 rounds up to a warp too; a

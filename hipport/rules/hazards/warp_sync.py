@@ -2,8 +2,8 @@
 
 * HP406: `cg::tiled_partition<32>` / `thread_block_tile<32>` used as "the
   warp": on AMD a 32-thread tile is half a wavefront.
-* HP407: `__syncwarp()`: no HIP release checked (5.2, 5.7, 6.4) declares
-  it, and its mask is 32 bits.
+* HP407: `__syncwarp()`: its mask is 32 bits, and no HIP release before
+  ROCm 7 declares it (5.2, 5.7, 6.4); ROCm 7.2 does, with a 64-bit mask.
 * HP408: reductions through `volatile` memory with literal offsets and no
   barrier, relying on the lanes of a warp running in lock step.
 """
@@ -23,7 +23,7 @@ from hipport.rules.hazards.nodes import (
     query,
     text,
 )
-from hipport.table.versions import releases_lacking
+from hipport.table.versions import Release, release_text, releases_lacking
 
 _QUERY = query("""
 (template_function name: (identifier) @tile
@@ -39,6 +39,18 @@ _QUERY = query("""
   right: (_) @source) @update
 """)
 _OFFSETS = frozenset({"1", "2", "4", "8", "16", "32"})
+# The first verified release whose hip_runtime.h declares __syncwarp (the
+# warp-sync builtins are on by default from ROCm 7: amd_warp_sync_functions.h).
+SYNCWARP_SINCE: Release = (7, 2)
+
+
+def _syncwarp_message(target: Release | None) -> str:
+    if target is not None and target >= SYNCWARP_SINCE:
+        return ("`__syncwarp` assumes independent 32-lane warps; ROCm "
+                f"{release_text(target)}, the target, declares it for the whole wavefront, "
+                "with a 64-bit mask (none unless HIP_DISABLE_WARP_SYNC_BUILTINS is defined)")
+    return ("`__syncwarp` assumes independent 32-lane warps; there is no __syncwarp in "
+            f"{releases_lacking(target, SYNCWARP_SINCE)}")
 
 
 def _declared_name(node: Node) -> str:
@@ -77,8 +89,7 @@ def warp_sync(ctx: Context) -> Iterator[Finding]:
             yield hazard("HP406", f"`{text(match['node'][0])}` is a whole warp on NVIDIA "
                          "but half a wavefront on AMD", match["node"][0])
         elif "syncwarp" in match:
-            yield hazard("HP407", "`__syncwarp` assumes independent 32-lane warps; there "
-                         f"is no __syncwarp in {releases_lacking(ctx.settings.rocm_version)}",
+            yield hazard("HP407", _syncwarp_message(ctx.settings.rocm_version),
                          match["node"][0])
         elif "volatile" in match:
             volatile.add(_declared_name(match["volatile"][0]))
