@@ -36,7 +36,7 @@ if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
   echo "[bootstrap] installing hipport and its test dependencies" >&2
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 \
     | grep -v "^WARNING: Location" >&2 || true
-  "$VENV/bin/python" -c "import hipport, tree_sitter_cuda, pytest" \
+  "$VENV/bin/python" -c "import hipport, tree_sitter_cuda, pytest, xdist" \
     || { echo "[bootstrap] installation failed" >&2; exit 1; }
   echo "$want" >"$stamp"
 fi

@@ -7,6 +7,7 @@ import pytest
 from hipport.api import convert_source
 from hipport.settings import Settings
 from tests.oracle_gaps import HIP_52_LEFT_OUT, KNOWN_GAPS
+from tests.parallel import default_to_workers
 from tests.toolchain import (
     ORACLE_NAMES,
     HipOracle,
@@ -16,6 +17,11 @@ from tests.toolchain import (
 )
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads -n
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    default_to_workers(config)
 
 
 @pytest.fixture(autouse=True, scope="session")
