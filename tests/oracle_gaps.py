@@ -29,7 +29,4 @@ HIP_52_LEFT_OUT = frozenset({
 })
 
 KNOWN_GAPS: dict[str, str] = {
-    "tests/report/verify_test.py::test_a_real_compile_with_each_oracle[rocm-7.2]":
-        _ISSUE_33.format("7.2 declares __syncwarp, which the catalogue calls unsupported, so "
-                         "the unit the test expects to fail compiles"),
 }

@@ -156,6 +156,15 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
         yield _finding("HP905", unavailable_reason(entry, availability, target) + note,
                        ref, entry)
         return
+    if entry.hip == entry.cuda and entry.rule is None:
+        # The target declares the name, and a fallback that stays beside it
+        # adds CUDA's forms (ROCm 7.2's __syncwarp takes only a 64-bit mask):
+        # the use is the header's, as on older targets.
+        polyfill = emulated(entry.cuda, ctx.settings, ref.start, ref.end, library=entry.library,
+                            note=entry.note)
+        if polyfill is not None:
+            yield polyfill
+            return
     detail = caveat = ""
     extra: tuple[Edit, ...] = ()
     rule = rule_for(entry)

@@ -66,6 +66,25 @@ def test_syncwarp_is_declared_by_rocm_7():
     assert "no __syncwarp in ROCm 5.2, 5.7 and 6.4" in none
 
 
+def syncwarp_codes(target: tuple[int, int], polyfills: tuple[str, ...]) -> list[str]:
+    source = "__global__ void k() { __syncwarp(); }"
+    result = convert_source(source, Settings(rocm_version=target, polyfills=polyfills))
+    return [f.code for f in result.findings if f.finding.cuda_name == "__syncwarp"]
+
+
+@pytest.mark.parametrize("target", [(5, 2), (6, 4), (7, 2)])
+def test_syncwarp_with_the_polyfills_is_the_headers_on_every_target(target):
+    # On 7.2 too: the header adds the overloads for CUDA's 32-bit masks.
+    assert syncwarp_codes(target, ("exact", "hint-dropped")) == ["HP701"]
+
+
+def test_syncwarp_without_the_polyfills_is_unsupported_only_before_7_2():
+    # It was HP901 ("no HIP equivalent") for 7.2 as well, which declares it.
+    assert syncwarp_codes((7, 2), ()) == []
+    assert syncwarp_codes((6, 4), ()) == ["HP905"]
+    assert syncwarp_codes((5, 2), ()) == ["HP905"]
+
+
 @pytest.mark.parametrize("target, text", [
     ((5, 2), "ROCm 5.2, the target, does not declare this flag"),
     ((6, 4), "ROCm 6.4, the target, declares this flag, but"),
