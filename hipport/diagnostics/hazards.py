@@ -465,6 +465,21 @@ _HAZARDS: tuple[Code, ...] = (
              "case CUFFT_NVRTC_FAILURE:\n    return \"CUFFT_NVRTC_FAILURE\";",
              "case HIPFFT_INTERNAL_ERROR:\n    return \"CUFFT_INTERNAL_ERROR\";"),
          work=Work.REVIEW),
+    Code("HP513", "conflicting-hip-headers",
+         "A file includes two CUDA headers whose HIP counterparts cannot be included in one "
+         "translation unit on the target.", Severity.WARNING, _explain(
+             "ROCm 7.2's `hip/hip_fp4.h` and `hip/hip_fp6.h` (what `cuda_fp4.h` and "
+             "`cuda_fp6.h` become for a 7.2 target) both define `internal::half_to_f16`, "
+             "`half2_to_f16x2`, `hipbf16_to_bf16` and `hipbf162_to_bf16x2`, with no guard: "
+             "a unit that includes both does not compile (\"redefinition of "
+             "'half_to_f16'\"). It is a bug of those ROCm headers, not of the converted code.",
+             "Split the unit: keep the FP4 code and the FP6 code in separate source files "
+             "(each including one of the headers), joined by functions declared in a header "
+             "of your own that includes neither.",
+             "#include <cuda_fp4.h>\n#include <cuda_fp6.h>",
+             "/* fp4_part.cpp */\n#include <hip/hip_fp4.h>\n"
+             "/* fp6_part.cpp */\n#include <hip/hip_fp6.h>"),
+         work=Work.BREAKS_BUILD),
 )
 
 # The hazards whose findings can carry a fix (all others only report).

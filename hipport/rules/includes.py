@@ -16,7 +16,7 @@ from hipport.rules.implicit_includes import (
     missing_headers,
 )
 from hipport.table.schema import Status
-from hipport.table.versions import Availability, for_target, unavailable_reason
+from hipport.table.versions import Availability, for_target, release_text, unavailable_reason
 
 # System headers with these prefixes belong to CUDA or its libraries.
 CUDA_HEADER_PREFIXES = (
@@ -27,10 +27,11 @@ CUDA_HEADER_PREFIXES = (
 )
 
 
-@file_rule("includes", codes=("HP302", "HP303", "HP511", "HP900", "HP901", "HP903", "HP905",
-                              *EMULATION_CODES), role=RuleRole.REWRITE)
+@file_rule("includes", codes=("HP302", "HP303", "HP511", "HP513", "HP900", "HP901", "HP903",
+                              "HP905", *EMULATION_CODES), role=RuleRole.REWRITE)
 def rewrite_includes(ctx: Context) -> Iterator[Finding]:
     seen: set[tuple[int, str]] = set()  # (conditional block, final target)
+    included: set[str] = set()  # HIP headers included so far, in any block
     # In file order: which of two includes is the duplicate must not depend on the
     # order the front end happened to find them (tree-sitter captures are unordered).
     for inc in sorted(ctx.analysis.includes, key=lambda i: i.start):
@@ -83,6 +84,22 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
         if entry.cxx_only and _is_c_file(ctx):
             yield Finding("HP511", f"<{entry.hip}> compiles only as C++: this C file must be "
                           "compiled as C++ to include it", inc.start, inc.end)
+        clash = _CONFLICTING_HEADERS.get(entry.hip)
+        if clash is not None and clash in included and target is not None \
+                and target >= _CONFLICT_SINCE:
+            yield Finding("HP513", f"<{entry.hip}> and <{clash}> (included above) both define "
+                          f"internal::half_to_f16 & co. on ROCm {release_text(target)}: the "
+                          "converted unit will not compile; split it into one file per header",
+                          inc.start, inc.end, cuda_name=entry.cuda, hip_name=entry.hip,
+                          library=entry.library)
+        included.add(entry.hip)
+
+
+# HIP headers that redefine each other's helpers when one unit includes both:
+# ROCm 7.2's hip_fp4.h and hip_fp6.h each define internal::half_to_f16 & co.
+# (a ROCm bug; the release they first shipped in, so no older target has them).
+_CONFLICTING_HEADERS = {"hip/hip_fp4.h": "hip/hip_fp6.h", "hip/hip_fp6.h": "hip/hip_fp4.h"}
+_CONFLICT_SINCE = (7, 2)
 
 
 def _is_c_file(ctx: Context) -> bool:

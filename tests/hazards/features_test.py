@@ -184,3 +184,25 @@ def test_511_a_c_file_including_a_cxx_only_hip_header():
     assert "HP511" not in _codes(source, "sample.cu")
     assert convert_source(source, name="sample.c").output == \
         b"#include <stdio.h>\n#include <hiprand/hiprand.h>\n#include <hipsparse/hipsparse.h>\n"
+
+
+def _findings_for(source: str, target: tuple[int, int]) -> list:
+    return convert_source(source, name="fp.cu", settings=Settings(rocm_version=target)).findings
+
+
+def test_513_fp4_and_fp6_headers_in_one_unit_on_rocm_7_2():
+    source = "#include <cuda_fp6.h>\n#include <cuda_fp4.h>\n"
+    result = convert_source(source, name="fp.cu", settings=Settings(rocm_version=(7, 2)))
+    assert result.output == b"#include <hip/hip_fp6.h>\n#include <hip/hip_fp4.h>\n"
+    [clash] = [f for f in result.findings if f.code == "HP513"]
+    assert source[clash.finding.start:clash.finding.end] == "cuda_fp4.h"  # the second include
+    assert "will not compile" in clash.finding.message and "split" in clash.finding.message
+
+
+def test_513_look_alikes_one_header_or_an_older_target():
+    assert "HP513" not in [f.code for f in _findings_for("#include <cuda_fp4.h>\n", (7, 2))]
+    assert "HP513" not in [f.code for f in _findings_for(
+        "#include <cuda_fp6.h>\n#include <cuda_fp8.h>\n#include <cuda_fp6.h>\n", (7, 2))]
+    # 6.4 has neither header (HP905 for each): nothing to clash.
+    assert "HP513" not in [f.code for f in _findings_for(
+        "#include <cuda_fp4.h>\n#include <cuda_fp6.h>\n", (6, 4))]
