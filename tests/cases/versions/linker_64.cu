@@ -1,4 +1,5 @@
 // hipport-flags: --rocm-version=6.4
+// hipport-oracles: rocm-6.4 rocm-7.2
 // The driver's JIT linker: ROCm 6.4 has hipLink* with the driver's shape (hipError_t,
 // hipJitOption); hiprtcLink* return hiprtcResult, and HIP 5.x has no hipLink*.
 #include <cuda.h>
