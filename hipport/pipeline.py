@@ -189,7 +189,24 @@ def collect_jobs(paths: Sequence[Path], mode: Mode, selection: Selection,
         jobs.append(_job(item, mode, out, several, selection, names_from_root))
     if not jobs and not skipped:
         raise UsageError("no source files found under " + ", ".join(map(shown_path, paths)))
+    _refuse_shared_targets(jobs)
     return jobs, skipped
+
+
+def _refuse_shared_targets(jobs: Sequence[Job]) -> None:
+    """Several inputs of one name (``a/src`` and ``b/src``) mirror into the
+    same output folder: two files landing on one output path would leave only
+    the last one written, so the run stops before anything is written."""
+    writer: dict[Path, Path] = {}
+    for job in jobs:
+        if job.target is None:
+            continue
+        first = writer.setdefault(job.target, job.source)
+        if first != job.source:
+            raise UsageError(
+                f"{display_path(first)} and {display_path(job.source)} would both be written to "
+                f"{display_path(job.target)}: convert their common parent folder, or each "
+                "input into an output folder of its own")
 
 
 def _job(item: SourcePath, mode: Mode, out: Path | None, several: bool,

@@ -35,6 +35,25 @@ def test_output_inside_input_and_input_inside_output(tree: Path, tmp_path: Path)
     assert (tree / "a.cu").read_bytes() == CUDA
 
 
+@pytest.mark.parametrize("named", ["folders", "files"])
+def test_two_inputs_of_one_name_never_overwrite_each_other(tmp_path: Path, named: str):
+    first, second = tmp_path / "a" / "src", tmp_path / "b" / "src"
+    for folder, body in ((first, CUDA), (second, CUDA.replace(b"f(", b"g("))):
+        folder.mkdir(parents=True)
+        (folder / "k.cu").write_bytes(body)
+    inputs = [first, second] if named == "folders" else [first / "k.cu", second / "k.cu"]
+    out = tmp_path / "out"
+    result = run(*map(str, inputs), "-o", str(out))
+    assert result.exit_code == 2, result.output
+    assert "would both be written to" in result.stderr and "k.cu" in result.stderr
+    assert not out.exists()
+    # inputs of different names still share one output folder, each under its own name
+    (tmp_path / "b" / "src").rename(tmp_path / "b" / "lib")
+    assert run(str(first), str(tmp_path / "b" / "lib"), "-o", str(out)).exit_code == 0
+    assert b"hipFree" in (out / "src" / "k.cu").read_bytes()
+    assert b"g(" in (out / "lib" / "k.cu").read_bytes()
+
+
 def test_non_empty_output_needs_force(tree: Path, tmp_path: Path):
     out = tmp_path / "out"
     out.mkdir()
