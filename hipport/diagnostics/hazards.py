@@ -96,13 +96,18 @@ _HAZARDS: tuple[Code, ...] = (
              "6.4 checked) declares `__syncwarp`, not even behind "
              "`HIP_ENABLE_WARP_SYNC_BUILTINS`, which gives ROCm 6.2+ the other `_sync` warp "
              "functions. ROCm 7.2 declares it (unless `HIP_DISABLE_WARP_SYNC_BUILTINS` is "
-             "defined) for the whole wavefront, with a 64-bit mask.",
+             "defined) for the whole wavefront, with a 64-bit mask: its `static_assert` "
+             "refuses CUDA's 32-bit masks (`__syncwarp(0xffffffff)` does not compile there "
+             "unless the polyfill header adds their overloads, which `--polyfills none` "
+             "leaves out).",
              "Lanes of a wavefront execute together on AMD, but the compiler may still "
              "reorder shared-memory accesses: replace the call with a block barrier "
              "(`__syncthreads()`) when all threads reach it, or with wavefront fences "
              "(`__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"); "
              "__builtin_amdgcn_wave_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "
-             "\"wavefront\");`).",
+             "\"wavefront\");`). On ROCm 7.2 without the polyfill header, widen a mask "
+             "to 64 bits: `0xffffffffffffffffull` for the whole wavefront, `__ballot(1)` "
+             "for the active lanes.",
              "s[lane] = v;\n__syncwarp();\nv = s[lane ^ 1];",
              "s[lane] = v;\n__syncthreads();  // every thread of the block reaches here\n"
              "v = s[lane ^ 1];"),

@@ -26,12 +26,18 @@ _FULL_MASK = re.compile(rb"\(?\s*(?:" + _FULL_VALUE + rb"|FULL_MASK|FULL_WARP_MA
 _NAME = re.compile(rb"[A-Za-z_]\w*")
 
 
+def macro_value(data: bytes, name: bytes) -> bytes | None:
+    """What this file's `#define name VALUE` (object-like, on one line) says, or None."""
+    definition = re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(name)
+                           + rb"[ \t]+([^\r\n]*?)[ \t]*(?://[^\r\n]*)?$", data, re.MULTILINE)
+    return definition.group(1) if definition is not None else None
+
+
 def _defined_as_full(data: bytes, name: bytes) -> bool:
     """``name`` is a macro this file defines as a full mask
     (`#define WARP_MASK 0xffffffff`)."""
-    definition = re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(name)
-                           + rb"[ \t]+([^\r\n]*?)[ \t]*(?://[^\r\n]*)?$", data, re.MULTILINE)
-    return definition is not None and _FULL_MASK.fullmatch(definition.group(1)) is not None
+    value = macro_value(data, name)
+    return value is not None and _FULL_MASK.fullmatch(value) is not None
 
 
 def is_full_mask(data: bytes, mask: bytes) -> bool:

@@ -8,7 +8,7 @@ import pytest
 from hipport.api import convert_source
 from hipport.rules.hazards.device_properties import FROM_64
 from hipport.settings import Settings
-from tests.toolchain import compile_hip
+from tests.toolchain import compile_hip, require_hip_oracle
 
 
 def messages(source: str, code: str, target: tuple[int, ...] | None) -> list[str]:
@@ -109,3 +109,45 @@ def test_the_fields_64_has_are_those_its_compiler_takes(tmp_path, hip_oracle):
         assert proc.returncode == 0, proc.stderr[-2000:]
     else:
         assert all(f"no member named '{name}'" in proc.stderr for name in fields)
+
+
+def narrow_mask(mask: str, target: tuple[int, int], polyfills: tuple[str, ...] = ()) -> bool:
+    """HP407 says `__syncwarp(mask)` does not compile (and how to widen it)."""
+    source = ("#define FULL 0xffffffffu\n"
+              f"__global__ void k(unsigned long long m) {{ __syncwarp({mask}); }}")
+    result = convert_source(source, Settings(rocm_version=target, polyfills=polyfills))
+    (message,) = [f.finding.message for f in result.findings if f.code == "HP407"]
+    return "does not compile" in message and "0xffffffffffffffffull" in message
+
+
+@pytest.mark.parametrize("mask", ["0xffffffff", "~0u", "-1", "(0xffffu)", "FULL", "0x0000ffff"])
+def test_a_32_bit_syncwarp_mask_without_the_polyfills_does_not_compile_on_7_2(mask):
+    # 7.2's own __syncwarp(MaskT) static_asserts sizeof(MaskT) == 8; with
+    # --polyfills none nothing said so (HP407 spoke of 32-lane warps only).
+    assert narrow_mask(mask, (7, 2))
+
+
+@pytest.mark.parametrize("mask", ["0xffffffffffffffffull", "0xffffffffUL", "m", "__activemask()",
+                                  "0x1ffffffff", ""])
+def test_a_syncwarp_mask_that_may_be_64_bits_is_not_said_to_fail(mask):
+    assert not narrow_mask(mask, (7, 2))
+
+
+def test_a_32_bit_syncwarp_mask_compiles_with_the_polyfills_or_fails_otherwise_before_7_2():
+    assert not narrow_mask("0xffffffff", (7, 2), ("exact", "hint-dropped"))
+    assert not narrow_mask("0xffffffff", (6, 4))   # no __syncwarp at all: the usual message
+
+
+@pytest.mark.slow
+def test_rocm_72_refuses_a_32_bit_syncwarp_mask_and_takes_the_widened_ones(tmp_path):
+    oracle = require_hip_oracle("rocm-7.2")
+    for mask, compiles in (("0xffffffff", False), ("~0u", False),
+                           ("0xffffffffffffffffull", True), ("__ballot(1)", True)):
+        path = tmp_path / "k.hip"
+        path.write_text("#include <hip/hip_runtime.h>\n"
+                        "__global__ void k(int* o) {\n"
+                        f"  o[threadIdx.x] = 1;\n  __syncwarp({mask});\n}}\n")
+        proc = compile_hip(path, oracle=oracle)
+        assert (proc.returncode == 0) is compiles, (mask, proc.stderr[-1500:])
+        if not compiles:
+            assert "The mask must be a 64-bit integer" in proc.stderr
