@@ -136,7 +136,8 @@ BUILD_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("wrong argument count", r"too (?:many|few) arguments to function [‘'`]([^’']+)[’']"),
         ("no member", r"class \"([^\"]+)\" has no member \"([^\"]+)\""),
         ("make: no rule", r"No rule to make target '([^']+)'"),
-        ("missing tool", r"(\S+): (?:command )?not found|No such file or directory.*execvp"),
+        ("missing tool", r"(\S+): (?:command )?not found|No such file or directory.*execvp"
+                         r"|^g?make(?:\[\d+\])?: (\S+): No such file or directory"),
     ))
 CMAKE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.DOTALL)) for name, pattern in (
@@ -411,12 +412,14 @@ def error_records(log: str) -> list[tuple[str, str, int, str, str, str]]:
             where, msg = m.group("file"), m.group("msg")
             number = int(m.group("line") or m.group("nline") or 0)
         elif re.search(r"undefined reference to|cannot find -l|needed by .*not found|"
-                       r"nvcc fatal|No rule to make target|: command not found|^ld(?:\.lld)?:",
-                       line):
+                       r"nvcc fatal|No rule to make target|: command not found|^ld(?:\.lld)?:"
+                       r"|^g?make(?:\[\d+\])?: \S+: No such file or directory", line):
             where, msg, number = "", line, 0
         else:
             continue
-        klass, symbol = build_class(msg)
+        # A tool's own error (ld.lld: error: cannot open output file ...: No such file or
+        # directory) is classed by the tool, not read as a compiler's missing header.
+        klass, symbol = build_class(line if where in TOOLS else msg)
         found.append((line, where, number, msg, klass, symbol))
     return found
 

@@ -88,6 +88,19 @@ def test_a_build_that_fails_only_at_the_link_compiled(tmp_path: Path) -> None:
     gcc = parse_build(f"{tmp_path}/s/x.c:128:21: error: too few arguments to function "
                       "‘hipsparseSpSM_solve’; expected 11, have 10\n", [tmp_path], False)
     assert (gcc.error_class, gcc.symbol) == ("wrong argument count", "hipsparseSpSM_solve")
+    # A linker's or make's own "No such file or directory" is not a missing header.
+    output = parse_build("ld.lld: error: cannot open output file bin/reduce_v0: No such file or "
+                         "directory\nclang++: error: linker command failed with exit code 1\n",
+                         [tmp_path], False)
+    assert (output.compiled, output.error_class) == (True, "link: failed")
+    tool = parse_build("/opt/rocm/bin/hipcc -o bin/e e.cu\nmake: /opt/rocm/bin/hipcc: No such "
+                       "file or directory\nmake: *** [Makefile:2: all] Error 127\n", [tmp_path],
+                       False)
+    assert (tool.compiled, tool.error_class, tool.symbol) == (False, "missing tool",
+                                                              "/opt/rocm/bin/hipcc")
+    header = parse_build(f"{tmp_path}/x.cu:3:10: fatal error: 'a.h' file not found\n",
+                         [tmp_path], False)
+    assert header.error_class == "missing header"  # the look-alike that stays a header
     assert parse_build("", [tmp_path], True).built
 
 
