@@ -2,7 +2,7 @@
 
     PYTHONPATH=CHECKOUT .venv/bin/python benchmarks/endtoend.py CORPUS \\
         --out RESULTS/NAME.json [-j 2] [--sample REPO=N] [--make-var REPO:VAR=VALUE]
-        [--baseline RESULTS/OLD.json]
+        [--rocm 6.4,7.2] [--report] [--baseline RESULTS/OLD.json]
 
 CORPUS is realworld.py's (one folder per public repository, never committed;
 docs/corpus.md).  A *target* is one build project of a repository:
@@ -25,20 +25,26 @@ For every target the script
    CUDA library but the runtime, so an original *counts* when it configures
    and every compile step succeeds (its link may fail for a missing
    ``-lcublas``; that is recorded as ``linked``);
-2. converts each repository once: ``python -m hipport convert REPO -o
-   WORK/rocm-6.4/REPO --force --no-cache`` (the default target, ROCm 6.4);
-3. builds the CONVERTED target with ROCm 6.4's own tools, the wrappers
-   ``/var/cache/hipport/bin/cmake`` and ``make`` (docs/toolchains.md):
+2. converts each repository once per ROCm release of ``--rocm`` (6.4, 7.2 or
+   both; default 6.4): ``python -m hipport convert REPO -o WORK/rocm-X.Y/REPO
+   --force --no-cache --rocm-version X.Y``;
+3. builds the CONVERTED target with that release's own tools, the wrappers
+   ``/var/cache/hipport/bin/{cmake,make}`` (6.4) or ``/var/cache/hipport/
+   rocm-7.2/bin/{cmake,make}`` (7.2; docs/toolchains.md):
    ``-DCMAKE_HIP_ARCHITECTURES=gfx90a``, and lld for every link, the same way
-   for every target (the chroot has hipBLAS, hipSPARSE and hipSOLVER without
+   for every target (the 6.4 chroot has hipBLAS, hipSPARSE and hipSOLVER without
    the rocBLAS/rocSPARSE/rocSOLVER they need, which GNU ld refuses):
-   ``-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -B/usr/lib/llvm-21/bin`` (and the
-   shared/module ones) for CMake, ``HIPCC_LINK_FLAGS_APPEND=-fuse-ld=lld``
-   for make;
+   ``-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -B/usr/lib/llvm-N/bin`` (the chroot's
+   LLVM: 21 in 6.4's, 22 in 7.2's; and the shared/module ones) for CMake,
+   ``HIPCC_LINK_FLAGS_APPEND=-fuse-ld=lld`` for make;
 4. records per target and side: configured, compiled (no error but link
    errors), built (exit status 0), the first error (file:line, message, its
    class as realworld.py classes compiler errors, plus CMake's and the
-   linker's classes) and the time.
+   linker's classes) and the time;
+5. with ``--report``, runs ``hipport report REPO --format sarif --rocm-version
+   X.Y`` on each original with a failing target and marks each failing target
+   whose first error's line, folder or failing file has no blocker finding
+   (a code whose work is breaks-build or changes-results): a *surprise failure*.
 
 Both sides pass ``-DCMAKE_POLICY_VERSION_MINIMUM=3.5`` (CMake 4 refuses
 ``cmake_minimum_required`` below 3.5 otherwise) and ``--make-var`` values
@@ -49,7 +55,9 @@ repository.  Answers are cached in ``e2e-cache.json`` beside OUT by the digest
 of the target's files (its folder, every local header its sources may
 include, the CMake modules of the repository and the build files of the
 folders above) with the side, tool versions and options; a later run, of
-another commit say, rebuilds only the targets whose files changed.
+another commit say, rebuilds only the targets whose files changed.  The key
+holds the side (``cuda``, ``rocm-6.4``, ``rocm-7.2``), so each release's builds
+are cached apart.
 
 Writes OUT (JSON, one record per target) and OUT with ``.md`` (per repository:
 targets, originals that configure/compile/link, converted that configure/
@@ -83,11 +91,11 @@ from benchmarks.realworld import (  # noqa: E402
     NVCC,
     REPO,
     SOURCE_SUFFIXES,
+    Oracle,
     checkout_env,
     classify,
     convert,
     files_digest,
-    find_oracles,
     hip_version,
     hipport_help,
     include_dirs,
@@ -97,13 +105,11 @@ from benchmarks.realworld import (  # noqa: E402
     write_results,
 )
 
-CHROOT_BIN = CHROOT_HIPCC.parent
-CHROOT_CMAKE = CHROOT_BIN / "cmake"
-CHROOT_MAKE = CHROOT_BIN / "make"
+TOOLCHAIN_CACHE = CHROOT_HIPCC.parent.parent  # $HIPPORT_TOOLCHAIN_CACHE
 CUDA_ROOT = NVCC.parent.parent
-ORACLE = "rocm-6.4"
-SIDES = ("cuda", ORACLE)
-LLD_FLAGS = "-fuse-ld=lld -B/usr/lib/llvm-21/bin"
+ROCM_RELEASES = ("6.4", "7.2")
+ORACLE = "rocm-6.4"           # the default converted side (the only one of older results)
+LLD_DIR = "/usr/lib/llvm-21/bin"  # where a chroot's ld.lld is when none is found
 CUDA_ARCH = "80"
 HIP_ARCH = "gfx90a"
 TIMEOUT = 1200.0
@@ -130,7 +136,8 @@ BUILD_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("wrong argument count", r"too (?:many|few) arguments to function [‘'`]([^’']+)[’']"),
         ("no member", r"class \"([^\"]+)\" has no member \"([^\"]+)\""),
         ("make: no rule", r"No rule to make target '([^']+)'"),
-        ("missing tool", r"(\S+): (?:command )?not found|No such file or directory.*execvp"),
+        ("missing tool", r"(\S+): (?:command )?not found|No such file or directory.*execvp"
+                         r"|^g?make(?:\[\d+\])?: (\S+): No such file or directory"),
     ))
 CMAKE_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.DOTALL)) for name, pattern in (
@@ -271,13 +278,35 @@ def cuda_side(cmake: str, cuda_includes: Sequence[Path], cuda_libs: Sequence[Pat
                 tuple(sorted(env.items())), version)
 
 
-def rocm_side() -> Side:
+def rocm_tools(release: str, cache: Path = TOOLCHAIN_CACHE) -> tuple[Path, Path]:
+    """(folder of the hipcc/cmake/make wrappers, the chroot) of a ROCm release's oracle:
+    6.4 is the first one (``bin/``, ``rocm-sid/``), later ones have a folder each
+    (``rocm-7.2/bin``, ``rocm-7.2/root``), as scripts/setup-rocm-modern.sh installs them."""
+    if release == "6.4":
+        return cache / "bin", cache / "rocm-sid"
+    return cache / f"rocm-{release}" / "bin", cache / f"rocm-{release}" / "root"
+
+
+def lld_dir(root: Path) -> str:
+    """The chroot's folder of ``ld.lld`` as seen inside it (its LLVM: 21 in ROCm 6.4's,
+    22 in 7.2's), for ``-B``: the newest LLVM when it has several."""
+    found = [p.parent for p in root.glob("usr/lib/llvm-*/bin/ld.lld")]
+    if not found:
+        return LLD_DIR
+    newest = max(found, key=lambda d: int(re.sub(r"\D", "", d.parent.name) or 0))
+    return "/" + newest.relative_to(root).as_posix()
+
+
+def rocm_side(release: str = "6.4", cache: Path = TOOLCHAIN_CACHE) -> Side:
+    tools, root = rocm_tools(release, cache)
+    cmake, make = tools / "cmake", tools / "make"
     env = {"HIP_PLATFORM": "amd", "HIPCC_LINK_FLAGS_APPEND": "-fuse-ld=lld"}
-    version = (hip_version(str(CHROOT_HIPCC)) or "?") + tool_version([str(CHROOT_CMAKE),
-                                                                       "--version"])
-    return Side(ORACLE, str(CHROOT_CMAKE), str(CHROOT_MAKE),
+    version = (hip_version(str(tools / "hipcc")) or "?") + tool_version([str(cmake),
+                                                                         "--version"])
+    flags = f"-fuse-ld=lld -B{lld_dir(root)}"
+    return Side(f"rocm-{release}", str(cmake), str(make),
                 (f"-DCMAKE_HIP_ARCHITECTURES={HIP_ARCH}",
-                 *(f"-DCMAKE_{kind}_LINKER_FLAGS={LLD_FLAGS}"
+                 *(f"-DCMAKE_{kind}_LINKER_FLAGS={flags}"
                    for kind in ("EXE", "SHARED", "MODULE"))),
                 tuple(sorted(env.items())), version)
 
@@ -383,12 +412,14 @@ def error_records(log: str) -> list[tuple[str, str, int, str, str, str]]:
             where, msg = m.group("file"), m.group("msg")
             number = int(m.group("line") or m.group("nline") or 0)
         elif re.search(r"undefined reference to|cannot find -l|needed by .*not found|"
-                       r"nvcc fatal|No rule to make target|: command not found|^ld(?:\.lld)?:",
-                       line):
+                       r"nvcc fatal|No rule to make target|: command not found|^ld(?:\.lld)?:"
+                       r"|^g?make(?:\[\d+\])?: \S+: No such file or directory", line):
             where, msg, number = "", line, 0
         else:
             continue
-        klass, symbol = build_class(msg)
+        # A tool's own error (ld.lld: error: cannot open output file ...: No such file or
+        # directory) is classed by the tool, not read as a compiler's missing header.
+        klass, symbol = build_class(line if where in TOOLS else msg)
         found.append((line, where, number, msg, klass, symbol))
     return found
 
@@ -448,6 +479,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--summarize", action="store_true", help="only rewrite OUT's summary")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds per command")
     parser.add_argument("--baseline", type=Path, help="an earlier results JSON to compare with")
+    parser.add_argument("--rocm", action="append", default=[], metavar="X.Y[,X.Y]",
+                        help=f"ROCm releases to convert for and build with, each with its own "
+                             f"oracle ({', '.join(ROCM_RELEASES)}; default 6.4)")
+    parser.add_argument("--report", action="store_true",
+                        help="also run `hipport report` on each original (per release) to "
+                             "find surprise failures: targets that fail with no blocker "
+                             "finding")
     args = parser.parse_args(argv)
 
     if args.summarize:
@@ -464,7 +502,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  corpus.parent / "cuda-include", *args.cuda_include]
                      if d.is_dir()]
     cuda_libs = [d for d in [corpus.parent / "cuda-lib", *args.cuda_lib] if d.is_dir()]
-    sides = {"cuda": cuda_side(cmake, cuda_includes, cuda_libs), ORACLE: rocm_side()}
+    releases = sorted({r for item in args.rocm for r in item.split(",") if r} or {"6.4"},
+                      key=lambda r: tuple(map(int, r.split("."))))
+    unknown = [r for r in releases if r not in ROCM_RELEASES]
+    if unknown:
+        sys.exit(f"--rocm {', '.join(unknown)}: not one of {', '.join(ROCM_RELEASES)}")
+    sides = {"cuda": cuda_side(cmake, cuda_includes, cuda_libs)}
+    for release in releases:
+        tools, _ = rocm_tools(release)
+        if not (tools / "cmake").is_file():
+            sys.exit(f"--rocm {release}: no {tools / 'cmake'} (scripts/setup-rocm-modern.sh)")
+        sides[f"rocm-{release}"] = rocm_side(release)
+    rocm = [f"rocm-{r}" for r in releases]
     sample = {k: int(v) for k, _, v in (s.partition("=") for s in args.sample)}
     make_vars: dict[str, list[str]] = {}
     for item in args.make_var:
@@ -517,30 +566,102 @@ def main(argv: Sequence[str] | None = None) -> int:
     progress("original results reused from e2e-cache.json", reused["cuda"], len(targets))
 
     repos = sorted({t.repo for t in targets})
-    oracle = find_oracles([ORACLE], True)[0]
-    conversions: dict[str, dict[str, Any]] = {}
-    if not args.no_convert:
-        conversions = convert(corpus, repos, work, oracle, env, 2)
+    conversions: dict[str, dict[str, dict[str, Any]]] = {}
     chosen = [t for t in targets if args.all or counts(t)]
-    for t in targets:
-        t.results[ORACLE] = None
-    run_pool(one, [(t, ORACLE, work / ORACLE / t.repo, True) for t in chosen], args.jobs,
-             f"{ORACLE} builds")
-    progress(f"{ORACLE} results reused from e2e-cache.json", reused[ORACLE], len(chosen))
+    for side_name, release in zip(rocm, releases):
+        if not args.no_convert:  # each release's own conversion, into WORK/rocm-X.Y/REPO
+            oracle = Oracle(side_name, str(rocm_tools(release)[0] / "hipcc"), (),
+                            ("--rocm-version", release))
+            conversions[side_name] = convert(corpus, repos, work, oracle, env, 2)
+        for t in targets:
+            t.results[side_name] = None
+    # One pool for every release: the builds of one target on 6.4 and 7.2 run side by side.
+    run_pool(one, [(t, side_name, work / side_name / t.repo, True)
+                   for t in chosen for side_name in rocm], args.jobs, "converted builds")
+    for side_name in rocm:
+        progress(f"{side_name} results reused from e2e-cache.json", reused[side_name],
+                 len(chosen))
+    blockers = (report_blockers(corpus, targets, rocm, env, args.jobs) if args.report
+                else {})
     data: dict[str, Any] = {
-        "schema": "hipport-e2e/1",
+        "schema": "hipport-e2e/2",
         "hipport": f"{checkout} ({rev})",
         "sides": {k: {"cmake": s.cmake, "make": s.make, "cmake_args": list(s.cmake_args),
                       "env": dict(s.env), "version": s.version} for k, s in sides.items()},
+        "rocm": rocm,
         "make_vars": make_vars,
         "sample": sample,
         "only": args.only,
-        "convert": {k: {kk: vv for kk, vv in v.items() if kk != "missed"}
-                    for k, v in conversions.items()},
+        "convert": {side: {k: {kk: vv for kk, vv in v.items() if kk != "missed"}
+                           for k, v in done.items()} for side, done in conversions.items()},
+        "blockers": blockers,
         "seconds": round(time.monotonic() - start, 1),
         "targets": [asdict(t) for t in targets],
     }
     return write_results(args.out, data, args.baseline, markdown)
+
+
+# The work each finding code leaves (hipport.diagnostics.model.Work), asked of the checkout.
+WORK_OF_CODES = ("import json, sys\nfrom hipport.codes import CODES\n"
+                 "json.dump({k: c.work_left.value for k, c in CODES.items()}, sys.stdout)")
+BLOCKING = {"breaks-build", "changes-results"}  # the report's blockers (build and results)
+
+
+def report_blockers(corpus: Path, targets: Sequence[Target], rocm: Sequence[str],
+                    env: dict[str, str], jobs: int) -> dict[str, dict[str, list[list[Any]]]]:
+    """Per converted side and repository with a failing target: ``[path, line, code]`` of
+    every open blocker finding ``hipport report --rocm-version X.Y`` gives the original
+    (SARIF, every location), so that a failure no finding announced shows as a surprise."""
+    proc = subprocess.run([sys.executable, "-c", WORK_OF_CODES], env=env,
+                          cwd=env["PYTHONPATH"], capture_output=True, text=True, check=False)
+    work: dict[str, str] = json.loads(proc.stdout or "{}")
+    wanted = sorted({(side, t.repo) for t in targets for side in rocm
+                     if counts(t) and not ok(t, side, "built")})
+    found: dict[str, dict[str, list[list[Any]]]] = {side: {} for side in rocm}
+
+    def one(item: tuple[str, str]) -> None:
+        side, repo = item
+        cmd = [sys.executable, "-m", "hipport", "report", str(corpus / repo), "--format",
+               "sarif", "-q", "-j", "1", "--rocm-version", side.removeprefix("rocm-")]
+        proc = subprocess.run(cmd, env=env, cwd=env["PYTHONPATH"], capture_output=True,
+                              text=True, check=False)
+        try:
+            results = [r for run in json.loads(proc.stdout)["runs"] for r in run["results"]]
+        except (ValueError, KeyError, TypeError):
+            found[side][repo] = [["", 0, f"report failed (exit {proc.returncode})"]]
+            return
+        rows: list[list[Any]] = []
+        for r in results:
+            if work.get(r.get("ruleId", "")) not in BLOCKING or r.get("properties", {}).get(
+                    "applied"):
+                continue
+            for loc in r.get("locations", [])[:1]:
+                where = loc.get("physicalLocation", {})
+                rows.append([where.get("artifactLocation", {}).get("uri", ""),
+                             where.get("region", {}).get("startLine", 0), r["ruleId"]])
+        found[side][repo] = rows
+
+    run_pool(one, wanted, jobs, "reports of the originals")
+    return found
+
+
+def announced(target: Target, side: str, blockers: dict[str, dict[str, list[list[Any]]]]
+              ) -> str:
+    """Whether the static report foresaw a failing target: ``line`` (a blocker finding at
+    the first error's line), ``target`` (one in the target's folder or the failing file),
+    ``""`` (none: a surprise failure) or ``?`` (no report was run)."""
+    rows = blockers.get(side, {}).get(target.repo)
+    if rows is None:
+        return "?"
+    b = target.results.get(side)
+    where, line = (b.error_file, b.error_line) if b else ("", 0)
+    if any(path == where and number == line for path, number, _ in rows):
+        return "line"
+    inside = target.folder in ("", ".")
+    if any(path == where or inside or path.startswith(target.folder + "/")
+           for path, _, _ in rows):
+        return "target"
+    return ""
 
 
 def counts(target: Target) -> bool:
@@ -567,59 +688,92 @@ def cell(n: int, of: int) -> str:
 def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
     targets = [target_from(t) for t in data["targets"]]
     valid = [t for t in targets if counts(t)]
+    rocm: list[str] = data.get("rocm", [ORACLE])
     lines = [f"# Real-world corpus end to end: {data['hipport']}", "",
              f"{len(targets)} build targets ({sum(t.kind == 'cmake' for t in targets)} CMake, "
              f"{sum(t.kind == 'make' for t in targets)} make) in "
              f"{len({t.repo for t in targets})} repositories; {len(valid)} originals configure "
-             f"and compile with CUDA (the targets that count). Converted with the default "
-             f"target and built with {ORACLE}'s CMake/make, lld for every link. "
+             f"and compile with CUDA (the targets that count). Converted for each release "
+             f"(`--rocm-version`) and built with its own CMake/make "
+             f"({', '.join(rocm)}), lld for every link. "
              f"Run took {data['seconds'] / 60:.1f} min.", "",
              "| repository | targets | original configures | original compiles | "
-             "original links | converted configures | converted compiles | converted builds |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "original links | " + " | ".join(
+                 f"{side} configures | {side} compiles | {side} builds" if len(rocm) > 1 else
+                 "converted configures | converted compiles | converted builds"
+                 for side in rocm) + " |",
+             "|---|---:|---:|---:|---:|" + "---:|---:|---:|" * len(rocm)]
     for repo in sorted({t.repo for t in targets}) + ["**all**"]:
         mine = [t for t in targets if repo in (t.repo, "**all**")]
         good = [t for t in mine if counts(t)]
         lines.append(
             f"| {repo} | {len(mine)} | {sum(ok(t, 'cuda', 'configured') for t in mine)} | "
             f"{len(good)} | {sum(ok(t, 'cuda', 'built') for t in mine)} | "
-            + " | ".join(cell(sum(ok(t, ORACLE, w) for t in good), len(good))
-                         for w in ("configured", "compiled", "built")) + " |")
+            + " | ".join(cell(sum(ok(t, side, w) for t in good), len(good))
+                         for side in rocm for w in ("configured", "compiled", "built")) + " |")
     lines.append("")
+    if len(rocm) > 1:
+        first, *later = rocm
+        for side in later:
+            gained = [t for t in valid if ok(t, side, "built") and not ok(t, first, "built")]
+            lost = [t for t in valid if ok(t, first, "built") and not ok(t, side, "built")]
+            lines += [f"{side} against {first}: {len(gained)} targets build only on {side}, "
+                      f"{len(lost)} only on {first}"
+                      + (f" ({', '.join(t.name for t in lost[:8])})" if lost else "") + ".", ""]
     if baseline is not None:
         old = {t["repo"] + "/" + t["path"]: target_from(t) for t in baseline["targets"]}
         both = [t for t in valid if t.name in old and counts(old[t.name])]
-        was = [t for t in both if ok(old[t.name], ORACLE, "built")]
-        now = [t for t in both if ok(t, ORACLE, "built")]
-        broke = [t for t in was if not ok(t, ORACLE, "built")]
-        fixed = [t for t in now if not ok(old[t.name], ORACLE, "built")]
-        lines += [f"## Against the baseline ({baseline['hipport']})", "",
-                  f"Of {len(both)} targets counted in both: built {len(was)} → {len(now)}; "
-                  f"fixed {len(fixed)}, broken {len(broke)}"
-                  + (f" ({', '.join(t.name for t in broke[:5])})" if broke else "") + ".", ""]
-    failed = [t for t in valid if not ok(t, ORACLE, "built")]
-    classes: Counter[str] = Counter()
-    example: dict[str, Target] = {}
-    for t in failed:
-        b = t.results.get(ORACLE)
-        key = b.error_class if b else "not built"
-        classes[key] += 1
-        example.setdefault(key, t)
-    lines += [f"## {ORACLE}: first errors of {len(failed)} converted targets that do not build",
-              "", "| targets | class | example target | where | first error |",
-              "|---:|---|---|---|---|"]
-    for key, n in classes.most_common():
-        t = example[key]
-        b = t.results.get(ORACLE)
-        where = f"{b.error_file}:{b.error_line}" if b and b.error_file else ""
-        err = short(b.first_error if b else "")
-        lines.append(f"| {n} | {key} | {t.name} | {where} | `{err}` |")
-    lines += ["", "## Per target", "",
-              "| target | original | converted | converted: first error |", "|---|---|---|---|"]
+        lines += [f"## Against the baseline ({baseline['hipport']})", ""]
+        for side in [s for s in rocm if s in baseline.get("rocm", [ORACLE])]:
+            was = [t for t in both if ok(old[t.name], side, "built")]
+            now = [t for t in both if ok(t, side, "built")]
+            broke = [t for t in was if not ok(t, side, "built")]
+            fixed = [t for t in now if not ok(old[t.name], side, "built")]
+            lines += [f"{side}: of {len(both)} targets counted in both: built {len(was)} → "
+                      f"{len(now)}; fixed {len(fixed)}, broken {len(broke)}"
+                      + (f" ({', '.join(t.name for t in broke[:5])})" if broke else "") + ".",
+                      ""]
+    blockers: dict[str, dict[str, list[list[Any]]]] = data.get("blockers") or {}
+    for side in rocm:
+        failed = [t for t in valid if not ok(t, side, "built")]
+        classes: Counter[str] = Counter()
+        example: dict[str, Target] = {}
+        for t in failed:
+            b = t.results.get(side)
+            key = b.error_class if b else "not built"
+            classes[key] += 1
+            example.setdefault(key, t)
+        lines += [f"## {side}: first errors of {len(failed)} converted targets that do not "
+                  "build", "", "| targets | class | example target | where | first error |",
+                  "|---:|---|---|---|---|"]
+        for key, n in classes.most_common():
+            t = example[key]
+            b = t.results.get(side)
+            where = f"{b.error_file}:{b.error_line}" if b and b.error_file else ""
+            err = short(b.first_error if b else "")
+            lines.append(f"| {n} | {key} | {t.name} | {where} | `{err}` |")
+        lines.append("")
+        if side in blockers:
+            seen = Counter(announced(t, side, blockers) for t in failed)
+            surprises = [t for t in failed if announced(t, side, blockers) == ""]
+            lines += [f"### {side}: surprise failures", "",
+                      f"Of {len(failed)} failing targets, `hipport report --rocm-version "
+                      f"{side.removeprefix('rocm-')}` on the original gave a blocker finding "
+                      f"at the first error's line for {seen['line']}, elsewhere in the target "
+                      f"for {seen['target']}, and **none for {len(surprises)}** (surprises):",
+                      "", "| target | first error |", "|---|---|"]
+            lines += [f"| {t.name} | {error_cell(t.results.get(side))} |" for t in surprises]
+            lines.append("")
+    lines += ["## Per target", "",
+              "| target | original | " + " | ".join(
+                  f"{side} | {side}: first error" if len(rocm) > 1 else
+                  "converted | converted: first error" for side in rocm) + " |",
+              "|---|---|" + "---|---|" * len(rocm)]
     for t in targets:
-        lines.append(f"| {t.name} | {state(t.results.get('cuda'))} | "
-                     f"{state(t.results.get(ORACLE)) if counts(t) else '-'} | "
-                     f"{'' if not counts(t) else error_cell(t.results.get(ORACLE))} |")
+        lines.append(f"| {t.name} | {state(t.results.get('cuda'))} | " + " | ".join(
+            f"{state(t.results.get(side)) if counts(t) else '-'} | "
+            f"{'' if not counts(t) else error_cell(t.results.get(side))}" for side in rocm)
+            + " |")
     bad = [t for t in targets if not counts(t)]
     orig: Counter[str] = Counter()
     for t in bad:
@@ -648,7 +802,7 @@ def error_cell(b: Build | None) -> str:
 
 
 def short(text: str, width: int = 160) -> str:
-    text = re.sub(r"/\S*/(?:rocm-6\.4|tree|cuda)/(?:[^/\s]+/)?", "", text)
+    text = re.sub(r"/\S*/(?:rocm-\d+\.\d+|tree|cuda)/(?:[^/\s]+/)?", "", text)
     return text.replace("|", "\\|").replace("`", "'")[:width]
 
 

@@ -8,10 +8,13 @@ from benchmarks.endtoend import (
     ORACLE,
     Build,
     Target,
+    announced,
     find_targets,
+    lld_dir,
     markdown,
     parse_build,
     parse_configure,
+    rocm_tools,
     target_digest,
 )
 
@@ -85,6 +88,19 @@ def test_a_build_that_fails_only_at_the_link_compiled(tmp_path: Path) -> None:
     gcc = parse_build(f"{tmp_path}/s/x.c:128:21: error: too few arguments to function "
                       "‘hipsparseSpSM_solve’; expected 11, have 10\n", [tmp_path], False)
     assert (gcc.error_class, gcc.symbol) == ("wrong argument count", "hipsparseSpSM_solve")
+    # A linker's or make's own "No such file or directory" is not a missing header.
+    output = parse_build("ld.lld: error: cannot open output file bin/reduce_v0: No such file or "
+                         "directory\nclang++: error: linker command failed with exit code 1\n",
+                         [tmp_path], False)
+    assert (output.compiled, output.error_class) == (True, "link: failed")
+    tool = parse_build("/opt/rocm/bin/hipcc -o bin/e e.cu\nmake: /opt/rocm/bin/hipcc: No such "
+                       "file or directory\nmake: *** [Makefile:2: all] Error 127\n", [tmp_path],
+                       False)
+    assert (tool.compiled, tool.error_class, tool.symbol) == (False, "missing tool",
+                                                              "/opt/rocm/bin/hipcc")
+    header = parse_build(f"{tmp_path}/x.cu:3:10: fatal error: 'a.h' file not found\n",
+                         [tmp_path], False)
+    assert header.error_class == "missing header"  # the look-alike that stays a header
     assert parse_build("", [tmp_path], True).built
 
 
@@ -123,3 +139,39 @@ def test_markdown_counts_targets_whose_original_compiles() -> None:
     old = {"hipport": "old", "targets": [asdict(Target("r", "a/CMakeLists.txt", "cmake", {
         "cuda": builds, ORACLE: unknown}))]}
     assert "built 0 → 1; fixed 1, broken 0" in markdown(data, old)
+
+
+def test_each_rocm_release_has_its_wrappers_and_its_chroots_lld(tmp_path: Path) -> None:
+    assert rocm_tools("6.4", tmp_path) == (tmp_path / "bin", tmp_path / "rocm-sid")
+    assert rocm_tools("7.2", tmp_path) == (tmp_path / "rocm-7.2/bin", tmp_path / "rocm-7.2/root")
+    root = tmp_path / "rocm-7.2/root"
+    for version in ("9", "22", "21"):
+        write(root / f"usr/lib/llvm-{version}/bin/ld.lld", "")
+    write(root / "usr/lib/llvm-23/bin/clang", "")  # an LLVM without lld is not taken
+    assert lld_dir(root) == "/usr/lib/llvm-22/bin"
+    assert lld_dir(tmp_path / "empty") == "/usr/lib/llvm-21/bin"
+
+
+def test_markdown_compares_releases_and_names_surprise_failures() -> None:
+    builds = Build(True, True, True, 1.0)
+    fails = Build(True, False, False, 1.0, "build", "a/x.cu:7:1: error: bad", "a/x.cu", 7,
+                  "syntax")
+    other = Build(True, False, False, 1.0, "build", "b/y.cu:3:1: error: bad", "b/y.cu", 3,
+                  "syntax")
+    targets = [Target("r", "a/CMakeLists.txt", "cmake",
+                      {"cuda": builds, "rocm-6.4": builds, "rocm-7.2": fails}),
+               Target("r", "b/CMakeLists.txt", "cmake",
+                      {"cuda": builds, "rocm-6.4": other, "rocm-7.2": builds})]
+    blockers = {"rocm-7.2": {"r": [["a/x.cu", 7, "HP900"]]},
+                "rocm-6.4": {"r": [["a/x.cu", 7, "HP900"]]}}
+    data = {"hipport": "x (abc)", "seconds": 60.0, "rocm": ["rocm-6.4", "rocm-7.2"],
+            "blockers": blockers, "targets": [asdict(t) for t in targets]}
+    text = markdown(data, None)
+    assert "| r | 2 | 2 | 2 | 2 | 2/2 | 1/2 | 1/2 | 2/2 | 1/2 | 1/2 |" in text
+    assert ("rocm-7.2 against rocm-6.4: 1 targets build only on rocm-7.2, 1 only on rocm-6.4 "
+            "(r/a/CMakeLists.txt)") in text
+    assert announced(targets[0], "rocm-7.2", blockers) == "line"
+    assert announced(targets[1], "rocm-6.4", blockers) == ""  # the finding is in a/, not b/
+    assert announced(targets[1], "rocm-6.4", {}) == "?"
+    assert "and **none for 1** (surprises)" in text
+    assert "| r/b/CMakeLists.txt | syntax: b/y.cu:3 `b/y.cu:3:1: error: bad` |" in text
