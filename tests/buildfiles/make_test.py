@@ -32,6 +32,12 @@ def convert(text: str):
                  id="toolkit-root-exported-kept"),
     pytest.param("CUDA_PATH ?= /usr/local/cuda /opt/x\n", "ROCM_PATH ?= /opt/rocm /opt/x\n",
                  id="toolkit-root-not-one-path"),
+    pytest.param("all:\n\t/usr/local/cuda/bin/nvcc -O2 -o x x.cu\n",
+                 "all:\n\thipcc -O2 -o x x.cu\n", id="literal-toolkit-nvcc-from-path"),
+    pytest.param("NVCC := /usr/local/cuda-12.4/bin/nvcc\n", "HIPCC := hipcc\n",
+                 id="literal-versioned-toolkit-nvcc"),
+    pytest.param("NVCC := /usr/local/cuda/bin/nvcc.sh\n", "HIPCC := /opt/rocm/bin/nvcc.sh\n",
+                 id="literal-toolkit-other-program-look-alike"),
     pytest.param("LIBS := -L/usr/local/cuda/lib64 -lcudart\n", "LIBS := -L/opt/rocm/lib "
                  "-lamdhip64\n", id="lib64-and-cudart"),
     pytest.param("F := -arch=sm_80\n", f"F := {ARCHS}\n", id="arch-equals"),

@@ -22,6 +22,7 @@ VARIABLE_RENAMES = {"NVCC": "HIPCC", "NVCCFLAGS": "HIPCCFLAGS", "NVCC_FLAGS": "H
 _TOOLKIT_VARIABLES = frozenset(k for k, v in VARIABLE_RENAMES.items() if v == "ROCM_PATH")
 CUDA_PREFIX = "/usr/local/cuda"
 ROCM_PREFIX = "/opt/rocm"
+_LITERAL_NVCC = re.compile(r"/usr/local/cuda(?:-[0-9][0-9.]*)?/bin/nvcc")
 _NVCC_HINTS = ("NVCC", "CUDA", "GENCODE", "GPU")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _NAME_DIRECTIVES = frozenset({"ifdef", "ifndef", "export", "unexport", "undefine", "override"})
@@ -228,6 +229,12 @@ def _is_nvcc_word(word: str) -> bool:
 
 def _inside_word(text: str, word: Word, renames: dict[str, str]) -> list[Finding]:
     """Renamed variable references, CUDA paths and the nvcc program inside a word."""
+    if _LITERAL_NVCC.fullmatch(text, word.start, word.end):
+        # /opt/rocm/bin/hipcc would name a folder distributions do not use
+        # (Debian's hipcc is /usr/bin/hipcc): the one on PATH is the ROCm build's
+        return [_edit("HP609", f"{word.text} -> hipcc (the one on PATH: ROCm puts it in "
+                      "/opt/rocm/bin, distributions in /usr/bin)", word.start, word.end,
+                      "hipcc")]
     out: list[Finding] = []
     roots: list[int] = []  # offsets just after a toolkit root ($(CUDA_PATH), /usr/local/cuda)
     i = word.start
