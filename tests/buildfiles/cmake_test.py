@@ -321,6 +321,8 @@ def test_cmake_fixes(before: str, after: str):
                  "message(CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES_OLD)\n",
                  id="toolkit-include-look-alikes"),
     pytest.param('set(MSG "--extended-lambda")\nmessage(STATUS "${MSG}")\n', id="not-options"),
+    pytest.param("function(_my_CUDAToolkit_helper)\nendfunction()\n_my_CUDAToolkit_helper()\n",
+                 id="project-function-with-toolkit-in-its-name"),
 ])
 def test_cmake_noop(text: str):
     out, codes = convert(text)
@@ -339,6 +341,9 @@ def test_cmake_noop(text: str):
                  "HP650", id="untranslatable-flag"),
     pytest.param("list(APPEND CUDA_NVCC_FLAGS -O3)\n", "HP653", id="cuda-nvcc-flags"),
     pytest.param("cuda_add_executable(a k.cu OPTIONS -G)\n", "HP653", id="legacy-options"),
+    pytest.param("find_package(CUDAToolkit)\nif(NOT TARGET CUDA::cufilt)\n"
+                 "  _CUDAToolkit_find_and_add_import_lib(cufilt)\nendif()\n", "HP653",
+                 id="findcudatoolkit-private-helper"),
     pytest.param('option(BUILD_HIP "Build with HIP" OFF)\nif(BUILD_HIP)\n'
                  "  add_definitions(-DBUILD_HIP)\nendif()\n", "HP623", id="project-hip-switch"),
     pytest.param("project(a CUDA\n", "HP655", id="unbalanced-parenthesis"),

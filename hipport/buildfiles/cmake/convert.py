@@ -35,7 +35,12 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
     for cmd in commands:
         cuda_versions(p, cmd)
         handler = _HANDLERS.get(cmd.lname)
-        if handler is not None:
+        if cmd.lname.startswith("_cudatoolkit_"):
+            p.report("HP653", f"{cmd.name}: FindCUDAToolkit's private helper; the converted "
+                     "project finds ROCm's packages, which define no such command, so CMake "
+                     "stops with \"Unknown CMake command\": find the library's ROCm package "
+                     "instead, or remove the call", cmd.start, cmd.end)
+        elif handler is not None:
             handler(p, cmd)
         elif cmd.lname not in N.NOT_SOURCE_COMMANDS:  # a function of the project's, say
             _target(p, cmd)
