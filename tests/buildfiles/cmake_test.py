@@ -474,3 +474,20 @@ def test_cuda_version_look_alikes_stay(text: str):
     result = convert_build_file(text.encode(), "cmake", OPTS)
     assert result.output in (None, text.encode()) and not any(
         f.code == "HP620" for f in result.findings)
+
+
+def test_each_branch_that_links_hip_host_finds_hip_first():
+    """The CUDA backend behind an option and the CPU one in the else branch:
+    both targets get hip::host, and a find_package(hip) in the if branch does
+    not cover the else branch (CMake: target "app" links to hip::host but
+    the target was not found)."""
+    text = ("cmake_minimum_required(VERSION 3.21)\nproject(p LANGUAGES CXX)\n"
+            "option(USE_CUDA \"CUDA\" OFF)\nif(USE_CUDA)\n  enable_language(CUDA)\n"
+            "  add_executable(app main.cpp kernel.cu)\nelse()\n"
+            "  add_executable(app main.cpp serial.cpp)\nendif()\n")
+    out, _ = convert(text)
+    branches = out.split("else()")
+    assert len(branches) == 2
+    for branch in branches:
+        if "hip::host" in branch:
+            assert branch.index("find_package(hip") < branch.index("hip::host"), out

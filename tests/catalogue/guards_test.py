@@ -32,6 +32,13 @@ KNOWN_GAPS = frozenset({
     ("cublas.h", "HIP_INCLUDE_HIP_HIP_BF16_H"), ("cublas_v2.h", "HIP_INCLUDE_HIP_HIP_BF16_H"),
     ("cuda_bf16.h", "HIP_INCLUDE_HIP_HIP_FP16_H"), ("cuda_fp8.h", "HIP_INCLUDE_HIP_HIP_FP16_H"),
     ("cuda_fp8.h", "HIP_INCLUDE_HIP_HIP_BF16_H"),
+    # ROCm 7.2's hip_fp4.h and hip_fp6.h reach fp16/bf16/fp8 through amd_detail
+    # headers, not the public ones whose guards are tested (and hip_fp4.h does
+    # not include hip_fp6.h): the same gap as cuda_fp8.h's above
+    *((fp, guard) for fp in ("cuda_fp4.h", "cuda_fp6.h")
+      for guard in ("HIP_INCLUDE_HIP_HIP_FP16_H", "HIP_INCLUDE_HIP_HIP_BF16_H",
+                    "HIP_INCLUDE_HIP_HIP_FP8_H")),
+    ("cuda_fp4.h", "HIP_INCLUDE_HIP_HIP_FP6_H"),
     ("cublas.h", "HIP_INCLUDE_HIP_HIP_COMPLEX_H"), ("cublas_v2.h", "HIP_INCLUDE_HIP_HIP_COMPLEX_H"),
     # cusolverDn.h includes cublas_api.h and cuda_fp16.h; hipsolver.h neither
     ("cusolverDn.h", "HIPBLAS_H"), ("cusolverDn.h", "HIP_INCLUDE_HIP_HIP_FP16_H"),

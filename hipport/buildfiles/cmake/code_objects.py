@@ -88,8 +88,7 @@ def custom_command(p: CMakePass, cmd: Command) -> None:
         p.edit("HP609", f"{program.value} -> {CMAKE_HIPCC} (hipcc, from find_package(hip)): "
                "CMake's HIP compiler is Clang", program.start, program.end, CMAKE_HIPCC)
         p.needs_hip = True
-        if p.host_use is None:
-            p.host_use = cmd.start
+        p.host_uses.append(cmd.start)
         end = next((j for j in range(k + 2, len(words)) if words[j].value in _CUSTOM_KEYWORDS),
                    len(words))
         flag_arguments(p, cmd, list(words[k + 2:end]), nvcc=True)

@@ -230,8 +230,7 @@ def _host_runtime(p: CMakePass, cmd: Command) -> list[tuple[str, str, str]]:
         return []
     p.host_linked.add(target, p.block(cmd))
     p.needs_hip = True
-    if p.host_use is None:
-        p.host_use = cmd.start
+    p.host_uses.append(cmd.start)
     scope = " PRIVATE" if p.link_keywords.get(target, True) else ""
     shown = ", ".join(cxx[:3]) + (", ..." if len(cxx) > 3 else "")
     return [("HP615", f"{target}: its C/C++ sources ({shown}) compile as C/C++, without the "

@@ -40,7 +40,7 @@ def insert_find_packages(p: CMakePass, commands: list[Command]) -> None:
              for i, c in enumerate(commands) if c.lname == "find_package" and c.words]
     uses: list[tuple[str, int]] = []
     if p.needs_hip:
-        uses.append(("hip", p.host_use if p.host_use is not None else (p.language_end or 0)))
+        uses += [("hip", at) for at in p.host_uses or [p.language_end or 0]]
     uses += [(lib.cmake_package, at) for lib, at in p.uses if lib.cmake_package]
     toolkit = [(commands.index(cmd), cmd, required) for cmd, required in p.toolkit_finds]
     language = next((i for i, c in enumerate(commands) if c.end == p.language_end), None)

@@ -76,7 +76,9 @@ class CMakePass:
     # where a converted project()/enable_language() ends (find_package(hip) goes there)
     language_end: int | None = None
     needs_hip: bool = False  # a target gets hip::host: find_package(hip) is needed
-    host_use: int | None = None  # the first target command that gets hip::host
+    # where target commands get hip::host: each needs a find_package(hip) CMake runs first
+    # (a use in one if() branch is not covered by one in another)
+    host_uses: list[int] = field(default_factory=list)
     # the project's own variables that hold flags -> whether they are nvcc's
     flag_variables: dict[str, bool] = field(default_factory=dict)
     # (start, end, variable) of loops over the GPU list (cmake.code_objects)
