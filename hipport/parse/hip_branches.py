@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from hipport.parse.conditions import Node, number, parse, tokenize
+from hipport.parse.conditions import Node, blank, number, parse, tokenize
 
 Span = tuple[int, int]
 
@@ -110,7 +110,7 @@ def own_hip(data: bytes) -> OwnHip | None:
     """The file's own HIP branches, or None when it has none."""
     if _HINT.search(data) is None:
         return None
-    code = _blank(data)
+    code = blank(data)
     branches: list[HipBranch] = []
     kept: list[Span] = []
     cuda_only: list[Span] = []
@@ -138,15 +138,6 @@ def own_hip(data: bytes) -> OwnHip | None:
 # Comments and string or character literals, blanked so that a directive in a
 # comment is not taken for one (as conditions.blank does, in one regex pass:
 # a huge file with a HIP test would otherwise cost about a second per MB).
-_NOT_CODE = re.compile(rb""""(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|//(?:\\\r?\n|[^\n])*"""
-                       rb"|/\*.*?(?:\*/|\Z)", re.S)
-_VISIBLE = re.compile(rb"[^\n]")
-
-
-def _blank(data: bytes) -> bytes:
-    return _NOT_CODE.sub(lambda m: _VISIBLE.sub(b" ", m.group()), data)
-
-
 def _chains(code: bytes) -> list[list[_Branch]]:
     """Each `#if ... #endif` chain's directives, in file order of their `#if`
     (unterminated chains are left out)."""
