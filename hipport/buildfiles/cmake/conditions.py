@@ -299,7 +299,7 @@ def gpu_switches(paths: Sequence[Path], given: Values) -> list[Switch]:
     known: dict[str, str] = {}
     for path in paths:
         text = read_text(path)
-        commands = read_commands(path) if text is not None else None
+        commands = _lexed(text) if text is not None else None
         if text is None or commands is None:
             continue
         configure = Configure(given, known)
@@ -386,8 +386,10 @@ def _turn_on(condition: str, values: Values) -> str:
 
 def read_commands(path: Path) -> list[Command] | None:
     text = read_text(path)
-    if text is None:
-        return None
+    return None if text is None else _lexed(text)
+
+
+def _lexed(text: str) -> list[Command] | None:
     try:
         return lex_cmake(text)
     except CMakeSyntaxError:
