@@ -110,7 +110,7 @@ def own_hip(data: bytes) -> OwnHip | None:
     """The file's own HIP branches, or None when it has none."""
     if _HINT.search(data) is None:
         return None
-    code = blank(data)
+    code = blank(data)  # a directive in a comment or a string is not one
     branches: list[HipBranch] = []
     kept: list[Span] = []
     cuda_only: list[Span] = []
@@ -135,9 +135,6 @@ def own_hip(data: bytes) -> OwnHip | None:
                   tuple(cuda_only))
 
 
-# Comments and string or character literals, blanked so that a directive in a
-# comment is not taken for one (as conditions.blank does, in one regex pass:
-# a huge file with a HIP test would otherwise cost about a second per MB).
 def _chains(code: bytes) -> list[list[_Branch]]:
     """Each `#if ... #endif` chain's directives, in file order of their `#if`
     (unterminated chains are left out)."""
