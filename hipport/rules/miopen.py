@@ -262,3 +262,23 @@ def dropout(data: bytes, ref: Reference, target: Release | None) -> ArgumentRewr
         return None
     return ArgumentRewrite((Edit(spans[2][0], spans[2][0], shape + b", "),),
                            "the input's descriptor is the noise shape")
+
+
+@argument_rule("miopen-workspace-size")
+def workspace_size(data: bytes, ref: Reference,
+                   target: Release | None) -> ArgumentRewrite | None:
+    """`cudnnGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, algo, &n)` ->
+    `miopenConvolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd, &n)`, and the
+    backward-data and backward-weights queries alike: the first two
+    descriptors swap and the algorithm goes (MIOpen's size serves its find
+    step and every algorithm that returns, so it is at least cuDNN's)."""
+    spans = _spans(data, ref, 7)
+    if spans is None:
+        return None
+    first, second, algo = (_text(data, s) for s in (spans[1], spans[2], spans[5]))
+    if not all(_REPEATABLE.fullmatch(x) and not x.upper().startswith(b"CUDNN")
+               for x in (first, second)) or not _PLAIN.fullmatch(algo):
+        return None
+    edits = (Edit(spans[1][0], spans[1][1], second), Edit(spans[2][0], spans[2][1], first),
+             _drop(spans, 5))
+    return ArgumentRewrite(edits, "the descriptors swap and the algorithm goes")

@@ -15,8 +15,7 @@ from tests.toolchain import compile_hip, require_hip_oracle
 # The cuDNN calls whose HP901 note is a sequence of MIOpen statements.
 SEQUENCES = ("cudnnConvolutionForward", "cudnnConvolutionBackwardData",
              "cudnnConvolutionBackwardFilter", "cudnnPoolingBackward",
-             "cudnnGetConvolutionForwardAlgorithm_v7", "cudnnFindConvolutionForwardAlgorithm",
-             "cudnnGetConvolutionForwardWorkspaceSize")
+             "cudnnGetConvolutionForwardAlgorithm_v7", "cudnnFindConvolutionForwardAlgorithm")
 _CODE = re.compile(r"`([^`]+)`")
 
 # The names the notes use, declared as the MIOpen calls take them.

@@ -11,9 +11,9 @@ from hipport.table import bundled_table
 from hipport.table.schema import CAST_RULE
 
 
-def convert(body: str) -> tuple[str, list]:
+def convert(body: str, **settings) -> tuple[str, list]:
     source = f"#include <cudnn.h>\nvoid f() {{\n  {body}\n}}\n"
-    result = convert_source(source, Settings())
+    result = convert_source(source, Settings(**settings))
     out = result.output.decode()
     return out.split("{\n  ", 1)[1].rsplit("\n}", 1)[0], result.findings
 
@@ -148,6 +148,28 @@ def test_a_convolution_is_left_with_the_find_sequence_to_write():
            "y, 1, &count, &perf, workSpace, size, false)`" in left.finding.message
 
 
+@pytest.mark.parametrize(("cuda", "hip"), [
+    pytest.param("cudnnGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, algo, &n);",
+                 "miopenConvolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd, &n);", id="forward"),
+    pytest.param("cudnnGetConvolutionBackwardDataWorkspaceSize(h, wd, dyd, cd, dxd, "
+                 "CUDNN_CONVOLUTION_BWD_DATA_ALGO_1, &n);",
+                 "miopenConvolutionBackwardDataGetWorkSpaceSize(h, dyd, wd, cd, dxd, &n);",
+                 id="backward-data"),
+])
+def test_workspace_sizes_convert_only_with_unsafe_fixes(cuda, hip):
+    # MIOpen's size serves every algorithm: at least cuDNN's, not equal to it.
+    out, findings = convert(cuda, unsafe_fixes=True)
+    assert out == hip
+    left, _ = convert(cuda)
+    assert left == cuda
+
+
+def test_a_workspace_query_with_an_algorithm_call_is_left():
+    out, findings = convert("cudnnGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, pick(), "
+                            "&n);", unsafe_fixes=True)
+    assert out.startswith("cudnnGetConvolutionForwardWorkspaceSize(")
+
+
 LOOK_ALIKES = [
     # The project's own functions and members of the same shape are not cuDNN's.
     "net.cudnnSoftmaxForward(h, algo, mode, &a, x, p, &b, y, q);",
@@ -166,4 +188,5 @@ def test_every_miopen_rule_names_a_cudnn_entry():
     named = {e.rule for e in bundled_table() if e.library == "cudnn" and e.rule} - {CAST_RULE}
     assert named == {"miopen-tensor-format", "miopen-filter-format", "miopen-convolution-2d",
                      "miopen-softmax", "miopen-activation", "miopen-pooling-2d",
-                     "miopen-pooling-forward", "miopen-dropout-descriptor", "miopen-dropout"}
+                     "miopen-pooling-forward", "miopen-dropout-descriptor", "miopen-dropout",
+                     "miopen-workspace-size"}
