@@ -176,6 +176,8 @@ def activation(data: bytes, ref: Reference, target: Release | None) -> ArgumentR
     if spans is None:
         return None
     mode, nan, coef = (_text(data, s) for s in spans[1:4])
+    if mode.startswith(b"CUDNN_ACTIVATION_") and mode not in _ACTIVATION:
+        return ArgumentRewrite((), "", blocker=f"MIOpen has no `{mode.decode()}` activation")
     if mode not in _ACTIVATION or not _PLAIN.fullmatch(coef):
         return None
     if nan != b"CUDNN_NOT_PROPAGATE_NAN":
