@@ -19,6 +19,7 @@ from hipport.polyfills import covered_names as polyfilled_names
 from hipport.rules import rule_for
 from hipport.rules.cuda_version import macro_values
 from hipport.rules.shapes import (
+    AppendArguments,
     CastArguments,
     DropArgument,
     FillEmptyCall,
@@ -190,6 +191,11 @@ def _(shape: OtherFunctionForArity, cuda: str, hip: str) -> str:
     # sixth of `args..., n5, n4, n3, n2, n1,` is n<c>.
     names = ", ".join(shape.other if count == shape.arity else hip for count in range(5, 0, -1))
     return f"#define {cuda}(...) {PICK}(__VA_ARGS__, {names}, )(__VA_ARGS__)"
+
+
+@macro.register
+def _(shape: AppendArguments, cuda: str, hip: str) -> str:
+    return f"#define {cuda}(...) {hip}(__VA_ARGS__, {', '.join(shape.arguments)})"
 
 
 @macro.register

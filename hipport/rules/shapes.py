@@ -49,4 +49,12 @@ class OtherFunctionForArity:
     other: str
 
 
-Shape = DropArgument | WrapArgument | FillEmptyCall | CastArguments | OtherFunctionForArity
+@dataclass(frozen=True)
+class AppendArguments:
+    """Arguments are added after the last: ``f(a, b)`` -> ``g(a, b, false, NULL, 0)``."""
+
+    arguments: tuple[str, ...]
+
+
+Shape = (DropArgument | WrapArgument | FillEmptyCall | CastArguments | OtherFunctionForArity
+         | AppendArguments)
