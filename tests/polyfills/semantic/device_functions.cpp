@@ -160,6 +160,53 @@ void test_system_atomics() {
     check::expect(atomicDec_system(&x, 7u) == 8u && x == 7u, "atomicDec_system above the bound");
 }
 
+// The pipeline primitives: every size and zero-fill against CUDA's definition
+// (the first size - zfill bytes from the source, zeros up to the size, nothing
+// past it); other sizes and a zero-fill above the size trap; commit and wait
+// are callable as CUDA declares them and leave the data as the copy left it.
+void test_pipeline_primitives() {
+    static_assert(std::is_same<decltype(__pipeline_commit()), void>::value, "commit returns void");
+    static_assert(std::is_same<decltype(__pipeline_wait_prior(0)), void>::value, "wait returns void");
+    alignas(16) unsigned char src[32];
+    alignas(16) unsigned char dst[32];
+    for (int round = 0; round < 200; ++round) {
+        for (std::size_t size : {4u, 8u, 16u}) {
+            for (std::size_t zfill = 0; zfill <= size; ++zfill) {
+                for (auto& b : src) b = static_cast<unsigned char>(rng());
+                for (auto& b : dst) b = 0xa5;
+                // The source's offset keeps its alignment to the size, as CUDA requires.
+                const std::size_t at = size * (rng() % (16 / size + 1));
+                if (zfill == 0 && round % 2 == 0) {
+                    __pipeline_memcpy_async(dst, src + at, size);
+                } else {
+                    __pipeline_memcpy_async(dst, src + at, size, zfill);
+                }
+                __pipeline_commit();
+                __pipeline_wait_prior(round % 9);
+                bool same = true;
+                for (std::size_t i = 0; i < sizeof dst; ++i) {
+                    const unsigned char want = i < size - zfill ? src[at + i] : i < size ? 0 : 0xa5;
+                    same = same && dst[i] == want;
+                }
+                check::expect(same, "__pipeline_memcpy_async size " + std::to_string(size) +
+                                        " zfill " + std::to_string(zfill));
+            }
+        }
+    }
+    const std::pair<std::size_t, std::size_t> invalid[] = {{0, 0}, {1, 0}, {2, 0}, {12, 0}, {32, 0},
+                                                           {4, 5}, {8, 9}, {16, 17}};
+    for (auto [size, zfill] : invalid) {
+        bool trapped = false;
+        try {
+            __pipeline_memcpy_async(dst, src, size, zfill);
+        } catch (const wave::Trap&) {
+            trapped = true;
+        }
+        check::expect(trapped, "__pipeline_memcpy_async traps on size " + std::to_string(size) +
+                                   " zfill " + std::to_string(zfill));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -169,5 +216,6 @@ int main(int argc, char** argv) {
         {"trap", test_trap},
         {"block-atomics", test_block_atomics},
         {"system-atomics", test_system_atomics},
+        {"pipeline-primitives", test_pipeline_primitives},
     });
 }
