@@ -119,7 +119,7 @@ __device__ void spawn(int* d) {
 __global__ void k(unsigned* o, const int* p) {
   o[0] = __dp4a(p[0], p[1], 0);
   __shared__ int s[4];
-  o[1] = (unsigned)__cvta_generic_to_shared(s);
+  o[1] = __isShared(s);
   o[2] = __isGlobal(p);
   __barrier_sync(1);
   o[3] = __uni_sync(~0u, p[0] > 0);

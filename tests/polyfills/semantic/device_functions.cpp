@@ -207,6 +207,28 @@ void test_pipeline_primitives() {
     }
 }
 
+// The address-space conversions over the model (one flat address space on the
+// host): every conversion and its way back give the pointer converted, and the
+// distance of two addresses in one space is their distance in bytes.
+void test_address_space_conversions() {
+    static_assert(std::is_same<decltype(__cvta_generic_to_shared(nullptr)), size_t>::value, "size_t");
+    static_assert(std::is_same<decltype(__cvta_shared_to_generic(0)), void*>::value, "void*");
+    alignas(16) static char space[4096];
+    for (std::size_t at : {0u, 1u, 4u, 128u, 4095u}) {
+        char* p = space + at;
+        check::expect(__cvta_shared_to_generic(__cvta_generic_to_shared(p)) == p &&
+                          __cvta_global_to_generic(__cvta_generic_to_global(p)) == p &&
+                          __cvta_local_to_generic(__cvta_generic_to_local(p)) == p &&
+                          __cvta_constant_to_generic(__cvta_generic_to_constant(p)) == p,
+                      "round trip at " + std::to_string(at));
+        check::expect(__cvta_generic_to_shared(p) - __cvta_generic_to_shared(space) == at &&
+                          __cvta_generic_to_global(p) - __cvta_generic_to_global(space) == at &&
+                          __cvta_generic_to_local(p) - __cvta_generic_to_local(space) == at &&
+                          __cvta_generic_to_constant(p) - __cvta_generic_to_constant(space) == at,
+                      "distance at " + std::to_string(at));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -217,5 +239,6 @@ int main(int argc, char** argv) {
         {"block-atomics", test_block_atomics},
         {"system-atomics", test_system_atomics},
         {"pipeline-primitives", test_pipeline_primitives},
+        {"address-space-conversions", test_address_space_conversions},
     });
 }

@@ -1,6 +1,7 @@
-"""cuda_pipeline.h's primitives (issue 32): the include becomes the polyfill
-header and the calls its exact fallback, where the converter used to keep the
-include (HP901) and leave the calls to fail the build."""
+"""cuda_pipeline.h's primitives and the __cvta_* address-space conversions
+(issue 32): the include becomes the polyfill header and the calls its exact
+fallbacks, where the converter used to keep the include (HP901) and leave
+the calls to fail the build."""
 from __future__ import annotations
 
 from hipport.api import convert_source
@@ -62,3 +63,28 @@ def test_without_polyfills_the_include_is_still_a_blocker():
     result = convert_source(PIPELINE, Settings(polyfills=()), name="k.cu")
     assert ("HP901", "cuda_pipeline.h") in _codes(result)
     assert b"#include <cuda_pipeline.h>" in result.output
+
+
+# ------------------------------------------------ address-space conversions --
+CVTA = (b"#include <cuda_runtime.h>\n__global__ void k(unsigned* o) {\n"
+        b"  __shared__ int s[64];\n"
+        b"  unsigned a = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x]);\n"
+        b'  asm volatile("st.shared.u32 [%0], %1;" :: "r"(a), "r"(1));\n'
+        b"  o[0] = a;\n}\n")
+
+
+def test_a_shared_address_is_emulated_and_the_ptx_it_feeds_stays_a_blocker():
+    result = convert_source(CVTA, name="k.cu")
+    found = _codes(result)
+    assert ("HP701", "__cvta_generic_to_shared") in found
+    assert ("HP901", "__cvta_generic_to_shared") not in found
+    assert b'#include "hipport_polyfills.h"\n' in result.output
+    assert "HP420" in {code for code, _ in found}  # the inline PTX
+
+
+def test_a_projects_own_cvta_named_function_is_left_alone():
+    source = (b"namespace mine { __device__ unsigned cvta_generic_to_shared(const void* p); }\n"
+              b"__device__ unsigned f(const int* p) { return mine::cvta_generic_to_shared(p); }\n")
+    result = convert_source(source, name="k.cu")
+    assert result.output.endswith(source) and b"hipport_polyfills" not in result.output
+    assert not any(f.code.startswith("HP70") for f in result.findings)
