@@ -155,6 +155,19 @@ _CONVERSIONS: tuple[Code, ...] = (
          "`if(DEFINED CUDA_VERSION)` and a bare `if(CUDA_VERSION)` are left to you (HP651).\n\n"
          "```cmake\nif(CUDAToolkit_VERSION VERSION_LESS 11.0)   # before\n"
          "if(\"12.0\" VERSION_LESS 11.0)               # after\n```"),
+    Code("HP621", "cmake-toolkit-helper-guarded", "A call of FindCUDAToolkit's private "
+         "helpers (`_CUDAToolkit_find_and_add_import_lib`) made to run only where the command "
+         "exists.", _W,
+         "Some projects import `CUDA::` targets FindCUDAToolkit does not define itself "
+         "(`CUDA::cufilt`, `CUDA::nvfatbin`) by calling the module's private function. The "
+         "converted project finds ROCm's packages instead of the CUDA toolkit, which define no "
+         "such command, and CMake stopped the configure with \"Unknown CMake command\". The "
+         "call is wrapped in `if(COMMAND ...)`: the configure goes on, the target is not "
+         "defined, and the project's own `if(TARGET CUDA::...)` tests take their fallback, as "
+         "on a CUDA release without the library. Where the project links the target "
+         "unconditionally, HP652 names it.\n\n"
+         "```cmake\nif(COMMAND _CUDAToolkit_find_and_add_import_lib)\n"
+         "  _CUDAToolkit_find_and_add_import_lib(cufilt)\nendif()\n```"),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (

@@ -127,8 +127,9 @@ class Build:
     objects_only: tuple[str, ...] = ()  # the targets built when nothing could be linked
 
 
-def make_build(oracle: HipOracle, directory: Path) -> Build:
-    """`make` in a converted Makefile's directory."""
+def make_build(oracle: HipOracle, directory: Path, variables: tuple[str, ...] = ()) -> Build:
+    """`make` in a converted Makefile's directory; ``variables``: the user's
+    own ``NAME=value`` arguments."""
     makefile = (directory / "Makefile").read_text()
     libraries = Libraries.of(oracle, re.findall(r"(?<!\S)-l(\w+)", makefile))
     env = oracle.environ()
@@ -140,9 +141,10 @@ def make_build(oracle: HipOracle, directory: Path) -> Build:
         if oracle.include_dirs[1:]:
             env["HIPCC_COMPILE_FLAGS_APPEND"] = " ".join(f"-isystem {d}"
                                                          for d in oracle.include_dirs[1:])
-    proc = run(oracle.command("make", *targets), directory, env)
+    proc = run(oracle.command("make", *variables, *targets), directory, env)
     shown = " ".join(f"{k}={env[k]}" for k in ("HIPCC_LINK_FLAGS_APPEND",) if k in env)
-    return Build(proc, f"{shown} make {' '.join(targets)}".strip(), tuple(targets))
+    return Build(proc, f"{shown} make {' '.join((*variables, *targets))}".strip(),
+                 tuple(targets))
 
 
 # ------------------------------------------------------------------ cmake --

@@ -64,3 +64,20 @@ def test_library_used_in_a_branch_is_found_there(tmp_path: Path, hip_oracle: Hip
         assert (tmp_path / "build" / "CMakeFiles" / "branch_library.dir" / "main.cu.o").is_file()
     else:
         assert executables(tmp_path / "build") == {"branch_library"}
+
+
+def test_findcudatoolkits_private_helper_no_longer_stops_the_configure(tmp_path: Path,
+                                                                      hip_oracle: HipOracle):
+    """toolkit_helper imports CUDA::cufilt and CUDA::nvfatbin with
+    _CUDAToolkit_find_and_add_import_lib: converted, CMake stopped with
+    "Unknown CMake command"; guarded (HP621), the project's own
+    if(TARGET ...) fallback is taken and the program builds."""
+    _require_cmake(hip_oracle)
+    source = tmp_path / "src"
+    convert_project(PROJECTS / "toolkit_helper", source, hip_oracle)
+    assert "if(COMMAND _CUDAToolkit_find_and_add_import_lib)" in \
+        (source / "CMakeLists.txt").read_text()
+    build = cmake_build(hip_oracle, source, tmp_path)
+    assert build.proc.returncode == 0, tail(build.proc, 40)
+    assert "Unknown CMake command" not in build.proc.stdout + build.proc.stderr
+    assert executables(tmp_path / "build") == {"toolkit_helper"}

@@ -341,9 +341,6 @@ def test_cmake_noop(text: str):
                  "HP650", id="untranslatable-flag"),
     pytest.param("list(APPEND CUDA_NVCC_FLAGS -O3)\n", "HP653", id="cuda-nvcc-flags"),
     pytest.param("cuda_add_executable(a k.cu OPTIONS -G)\n", "HP653", id="legacy-options"),
-    pytest.param("find_package(CUDAToolkit)\nif(NOT TARGET CUDA::cufilt)\n"
-                 "  _CUDAToolkit_find_and_add_import_lib(cufilt)\nendif()\n", "HP653",
-                 id="findcudatoolkit-private-helper"),
     pytest.param('option(BUILD_HIP "Build with HIP" OFF)\nif(BUILD_HIP)\n'
                  "  add_definitions(-DBUILD_HIP)\nendif()\n", "HP623", id="project-hip-switch"),
     pytest.param("project(a CUDA\n", "HP655", id="unbalanced-parenthesis"),
@@ -491,3 +488,29 @@ def test_each_branch_that_links_hip_host_finds_hip_first():
     for branch in branches:
         if "hip::host" in branch:
             assert branch.index("find_package(hip") < branch.index("hip::host"), out
+
+
+# FindCUDAToolkit's private helper, which ROCm's packages do not define: the
+# configure stopped with "Unknown CMake command" (issue 32).
+HELPER = ("if(NOT TARGET CUDA::cufilt)\n\t_CUDAToolkit_find_and_add_import_lib(cufilt\n"
+          "\t\tEXTRA_PATH_SUFFIXES lib64)\nendif()\n")
+GUARDED = ("if(NOT TARGET CUDA::cufilt)\n\tif(COMMAND _CUDAToolkit_find_and_add_import_lib)\n"
+           "\t_CUDAToolkit_find_and_add_import_lib(cufilt\n\t\tEXTRA_PATH_SUFFIXES lib64)\n"
+           "\tendif()\nendif()\n")
+
+
+def test_findcudatoolkits_private_helper_runs_only_where_it_is_defined():
+    out, codes = convert(HELPER)
+    assert out == GUARDED
+    assert codes.count("HP621") == 1 and "HP653" not in codes
+
+
+def test_a_guarded_helper_is_not_guarded_again():
+    out, codes = convert(GUARDED)
+    assert out == GUARDED and "HP621" not in codes
+
+
+def test_every_private_helper_call_is_guarded_by_its_own_name():
+    out, _ = convert("_CUDAToolkit_find_version_file(v)\n")
+    assert out == ("if(COMMAND _CUDAToolkit_find_version_file)\n"
+                   "_CUDAToolkit_find_version_file(v)\nendif()\n")

@@ -172,3 +172,31 @@ def test_rdc_link_not_added(text: str):
     result = convert(text)
     assert b"nvcc -fgpu-rdc" not in result.output and b") -fgpu-rdc" not in result.output
     assert not [f for f in result.findings if "only with -fgpu-rdc" in f.finding.message]
+
+
+# Makefiles that switch between a GPU and a CPU build on a variable (issue 32):
+# the GPU branch is converted, the CPU branch stays as it was, and the switch
+# itself keeps its name and default.
+SWITCHED = """GPU ?= 1
+ifeq ($(GPU),1)
+COMPILER = $(NVCC)
+FLAGS = -O2 -arch=sm_80
+LIBS = -lcudart
+else
+COMPILER = $(CXX)
+FLAGS = -O2 -march=native
+LIBS = -lm
+endif
+ifdef USE_CUDA
+LDFLAGS += -L$(CUDA_PATH)/lib64 -lcudart -lcublas
+endif
+"""
+
+
+def test_both_branches_of_a_gpu_switch():
+    out = convert(SWITCHED).output.decode()
+    assert out == SWITCHED.replace("$(NVCC)", "$(HIPCC)").replace(
+        "-arch=sm_80", ARCHS).replace("LIBS = -lcudart", "LIBS = -lamdhip64").replace(
+        "-L$(CUDA_PATH)/lib64 -lcudart -lcublas", "-L$(ROCM_PATH)/lib -lamdhip64 -lhipblas")
+    cpu = out[out.index("else\n"):out.index("endif\n")]
+    assert cpu == "else\nCOMPILER = $(CXX)\nFLAGS = -O2 -march=native\nLIBS = -lm\n"

@@ -98,3 +98,30 @@ def test_partly_ported_project_builds_with_and_without_its_switch(
     print(f"\n[hip_switch] {build.command}:\n{tail(build.proc)}")
     assert build.proc.returncode == 0, tail(build.proc, 40)
     assert executables(tmp_path / "build") == {"hip_switch"}
+
+
+# Makefiles that switch between a GPU and a CPU build on a variable (issue 32):
+# (project, the make variables given, whether the GPU code is built)
+SWITCHES = [
+    pytest.param("gpu_switch_make", (), True, id="gpu-by-default"),
+    pytest.param("gpu_switch_make", ("GPU=0",), False, id="gpu-switched-off"),
+    pytest.param("cuda_option_make", (), False, id="cpu-by-default"),
+    pytest.param("cuda_option_make", ("USE_CUDA=1",), True, id="cuda-switched-on"),
+]
+
+
+@pytest.mark.parametrize("name, variables, gpu", SWITCHES)
+def test_converted_makefile_builds_either_side_of_its_gpu_switch(
+        name: str, variables: tuple[str, ...], gpu: bool, tmp_path: Path, hip_oracle: HipOracle):
+    """The converted GPU branch compiles its .cu files with hipcc, the CPU
+    branch builds as it did, and the switch keeps its default."""
+    if not hip_oracle.has_tool("make"):
+        missing(f"make not found for {hip_oracle.name}")
+    convert_project(PROJECTS / name, tmp_path, hip_oracle)
+    build = make_build(hip_oracle, tmp_path, variables)
+    print(f"\n[{name}] {build.command}:\n{tail(build.proc)}")
+    assert build.proc.returncode == 0, tail(build.proc, 40)
+    assert executables(tmp_path) == {name}
+    compiled_hip = [line for line in build.proc.stdout.splitlines()
+                    if "hipcc" in line and ".cu" in line]
+    assert bool(compiled_hip) == gpu, build.proc.stdout

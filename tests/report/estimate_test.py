@@ -76,7 +76,8 @@ def test_when_no_target_can_be_read_the_cuda_sources_are_billed_with_their_block
     assert r.coverage.every_file
     blockers = [line for line in r.effort.lines if line.blocker]
     assert [(line.item, line.locations) for line in blockers] == [
-        ("nvml.h: unsupported API", ("src/monitor.cu:1",))]
+        ("nvml.h: unsupported API", ("src/monitor.cu:1",)),
+        ("nvmlInit: unsupported API", ("src/monitor.cu:3",))]
     for fmt in ("text", "md", "html"):
         assert "so every source counts (1 CUDA file)" in " ".join(rendered(r, fmt).split()), fmt
     data = validate_report_json(rendered(r, "json"))

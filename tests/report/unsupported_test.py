@@ -33,7 +33,10 @@ FAILING = {
                   "void solve(cusolverSpHandle_t h, cusparseMatDescr_t d, float* v, int* r, "
                   "int* c, float* b, float* x) {\n  int singular;\n"
                   "  cusolverSpScsrlsvqrHost(h, 2, 2, d, v, r, c, b, 0.f, 0, x, &singular);\n}\n",
-    "monitor.cpp": "#include <nvml.h>\nunsigned temperature() {\n  nvmlInit();\n  return 0;\n}\n",
+    "monitor.cpp": "#include <nvml.h>\nunsigned temperature() {\n  nvmlInit();\n"
+                   "  nvmlDevice_t dev;\n  nvmlDeviceGetHandleByIndex(0, &dev);\n"
+                   "  unsigned t = 0;\n  nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &t);\n"
+                   "  nvmlShutdown();\n  return t;\n}\n",
     "dot.cu": "__global__ void dot(int* o, const int* a) {\n  o[0] = __dp4a(a[0], a[1], 0);\n}\n",
 }
 
@@ -50,6 +53,12 @@ BLOCKERS = [
     pytest.param("cusolverSpScsrlsvqrHost: unsupported API", "sparse.cpp:5",
                  id="cusolver-host-helper"),
     pytest.param("nvml.h: unsupported API", "monitor.cpp:1", id="nvml"),
+    pytest.param("nvmlInit: unsupported API", "monitor.cpp:3", id="nvml-init"),
+    pytest.param("nvmlDeviceGetHandleByIndex: unsupported API", "monitor.cpp:5",
+                 id="nvml-device-handle"),
+    pytest.param("nvmlDeviceGetTemperature: unsupported API", "monitor.cpp:7",
+                 id="nvml-temperature"),
+    pytest.param("nvmlShutdown: unsupported API", "monitor.cpp:8", id="nvml-shutdown"),
     pytest.param("__dp4a: unsupported API", "dot.cu:2", id="device-intrinsic"),
 ]
 
@@ -91,6 +100,11 @@ def test_what_rocm_lacks_is_a_blocker_at_its_line(failing_report, item: str, loc
 def test_the_advice_names_the_rocm_replacement(failing_report):
     notes = {row.cuda_name: row.note for row in failing_report.ledger}
     assert "AMD SMI" in notes["nvml.h"] and "rocm_smi" in notes["nvml.h"]
+    # each NVML call names its own counterpart in both libraries
+    assert "amdsmi_init" in notes["nvmlInit"] and "rsmi_init" in notes["nvmlInit"]
+    assert "amdsmi_get_temp_metric" in notes["nvmlDeviceGetTemperature"]
+    assert "rsmi_dev_temp_metric_get" in notes["nvmlDeviceGetTemperature"]
+    assert "amdsmi_shut_down" in notes["nvmlShutdown"]
     assert "hiprtcLinkCreate" in notes["nvJitLink.h"]
     assert "hipblasSgemm" in notes["cublasXtSgemm"]
     assert "hipsolverSp" in notes["cusolverSpScsrlsvqrHost"]
@@ -119,7 +133,7 @@ __device__ void spawn(int* d) {
 __global__ void k(unsigned* o, const int* p) {
   o[0] = __dp4a(p[0], p[1], 0);
   __shared__ int s[4];
-  o[1] = (unsigned)__cvta_generic_to_shared(s);
+  o[1] = __isShared(s);
   o[2] = __isGlobal(p);
   __barrier_sync(1);
   o[3] = __uni_sync(~0u, p[0] > 0);

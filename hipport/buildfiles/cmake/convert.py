@@ -36,10 +36,7 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
         cuda_versions(p, cmd)
         handler = _HANDLERS.get(cmd.lname)
         if cmd.lname.startswith("_cudatoolkit_"):
-            p.report("HP653", f"{cmd.name}: FindCUDAToolkit's private helper; the converted "
-                     "project finds ROCm's packages, which define no such command, so CMake "
-                     "stops with \"Unknown CMake command\": find the library's ROCm package "
-                     "instead, or remove the call", cmd.start, cmd.end)
+            _guard_toolkit_helper(p, cmd)
         elif handler is not None:
             handler(p, cmd)
         elif cmd.lname not in N.NOT_SOURCE_COMMANDS:  # a function of the project's, say
@@ -58,6 +55,26 @@ def cmake_findings(text: str, commands: list[Command], options: Settings) -> lis
     insert_find_packages(p, commands)
     default_architectures(p, commands)
     return p.findings
+
+
+def _guard_toolkit_helper(p: CMakePass, cmd: Command) -> None:
+    """A call of one of FindCUDAToolkit's private functions
+    (``_CUDAToolkit_find_and_add_import_lib`` builds a ``CUDA::`` target of a
+    library the module does not import itself): the converted project finds
+    ROCm's packages, which define no such command, and CMake stopped with
+    "Unknown CMake command".  The call runs only where the command exists, so
+    the project's own ``if(TARGET CUDA::...)`` fallbacks decide, as on a CUDA
+    without the library."""
+    guarded = re.compile(rf"if\s*\(\s*COMMAND\s+{re.escape(cmd.name)}\s*\)\s*\Z", re.I)
+    if guarded.search(p.text, 0, cmd.start):
+        return  # guarded already (by an earlier conversion, say)
+    ind = indent(p.text, cmd.start)
+    message = (f"{cmd.name} runs only if(COMMAND {cmd.name}): FindCUDAToolkit's private "
+               "helper, which ROCm's packages do not define; the CUDA:: target it would import "
+               "does not exist in the converted build")
+    fix = Fix((Edit(cmd.start, cmd.start, f"if(COMMAND {cmd.name})\n{ind}".encode("latin-1")),
+               Edit(cmd.end, cmd.end, f"\n{ind}endif()".encode("latin-1"))), title=message)
+    p.findings.append(Finding("HP621", message, cmd.start, cmd.end, fix))
 
 
 def _survey(p: CMakePass, commands: list[Command]) -> None:

@@ -160,6 +160,75 @@ void test_system_atomics() {
     check::expect(atomicDec_system(&x, 7u) == 8u && x == 7u, "atomicDec_system above the bound");
 }
 
+// The pipeline primitives: every size and zero-fill against CUDA's definition
+// (the first size - zfill bytes from the source, zeros up to the size, nothing
+// past it); other sizes and a zero-fill above the size trap; commit and wait
+// are callable as CUDA declares them and leave the data as the copy left it.
+void test_pipeline_primitives() {
+    static_assert(std::is_same<decltype(__pipeline_commit()), void>::value, "commit returns void");
+    static_assert(std::is_same<decltype(__pipeline_wait_prior(0)), void>::value, "wait returns void");
+    alignas(16) unsigned char src[32];
+    alignas(16) unsigned char dst[32];
+    for (int round = 0; round < 200; ++round) {
+        for (std::size_t size : {4u, 8u, 16u}) {
+            for (std::size_t zfill = 0; zfill <= size; ++zfill) {
+                for (auto& b : src) b = static_cast<unsigned char>(rng());
+                for (auto& b : dst) b = 0xa5;
+                // The source's offset keeps its alignment to the size, as CUDA requires.
+                const std::size_t at = size * (rng() % (16 / size + 1));
+                if (zfill == 0 && round % 2 == 0) {
+                    __pipeline_memcpy_async(dst, src + at, size);
+                } else {
+                    __pipeline_memcpy_async(dst, src + at, size, zfill);
+                }
+                __pipeline_commit();
+                __pipeline_wait_prior(round % 9);
+                bool same = true;
+                for (std::size_t i = 0; i < sizeof dst; ++i) {
+                    const unsigned char want = i < size - zfill ? src[at + i] : i < size ? 0 : 0xa5;
+                    same = same && dst[i] == want;
+                }
+                check::expect(same, "__pipeline_memcpy_async size " + std::to_string(size) +
+                                        " zfill " + std::to_string(zfill));
+            }
+        }
+    }
+    const std::pair<std::size_t, std::size_t> invalid[] = {{0, 0}, {1, 0}, {2, 0}, {12, 0}, {32, 0},
+                                                           {4, 5}, {8, 9}, {16, 17}};
+    for (auto [size, zfill] : invalid) {
+        bool trapped = false;
+        try {
+            __pipeline_memcpy_async(dst, src, size, zfill);
+        } catch (const wave::Trap&) {
+            trapped = true;
+        }
+        check::expect(trapped, "__pipeline_memcpy_async traps on size " + std::to_string(size) +
+                                   " zfill " + std::to_string(zfill));
+    }
+}
+
+// The address-space conversions over the model (one flat address space on the
+// host): every conversion and its way back give the pointer converted, and the
+// distance of two addresses in one space is their distance in bytes.
+void test_address_space_conversions() {
+    static_assert(std::is_same<decltype(__cvta_generic_to_shared(nullptr)), size_t>::value, "size_t");
+    static_assert(std::is_same<decltype(__cvta_shared_to_generic(0)), void*>::value, "void*");
+    alignas(16) static char space[4096];
+    for (std::size_t at : {0u, 1u, 4u, 128u, 4095u}) {
+        char* p = space + at;
+        check::expect(__cvta_shared_to_generic(__cvta_generic_to_shared(p)) == p &&
+                          __cvta_global_to_generic(__cvta_generic_to_global(p)) == p &&
+                          __cvta_local_to_generic(__cvta_generic_to_local(p)) == p &&
+                          __cvta_constant_to_generic(__cvta_generic_to_constant(p)) == p,
+                      "round trip at " + std::to_string(at));
+        check::expect(__cvta_generic_to_shared(p) - __cvta_generic_to_shared(space) == at &&
+                          __cvta_generic_to_global(p) - __cvta_generic_to_global(space) == at &&
+                          __cvta_generic_to_local(p) - __cvta_generic_to_local(space) == at &&
+                          __cvta_generic_to_constant(p) - __cvta_generic_to_constant(space) == at,
+                      "distance at " + std::to_string(at));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -169,5 +238,7 @@ int main(int argc, char** argv) {
         {"trap", test_trap},
         {"block-atomics", test_block_atomics},
         {"system-atomics", test_system_atomics},
+        {"pipeline-primitives", test_pipeline_primitives},
+        {"address-space-conversions", test_address_space_conversions},
     });
 }
