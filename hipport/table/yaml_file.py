@@ -268,7 +268,7 @@ def _parse_variant(reader: Reader, node: yaml.Node, where: str, base: Mapping) -
         rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
         if "rule" in fields else None,
         rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None,
-        newer=None, casts=())
+        newer=None, casts=(), roc=None)
 
 
 def _parse_roc(reader: Reader, node: yaml.Node, where: str, base: Mapping) -> Mapping:
