@@ -318,7 +318,8 @@ def test_cudnn_goes_to_miopen_with_roc_as_without():
     text = "#include <cudnn.h>\ncudnnHandle_t h; cudnnCreate(&h); cudnnDestroy(h);\n"
     out = _roc(text)[0]
     assert out == convert_source(text, Settings(), name="t.cpp").output.decode()
-    assert out == "#include <miopen/miopen.h>\nmiopenHandle_t h; miopenCreate(&h); miopenDestroy(h);\n"
+    assert out == ("#include <miopen/miopen.h>\n"
+                   "miopenHandle_t h; miopenCreate(&h); miopenDestroy(h);\n")
 
 
 # ------------------------------------------------------------ the commands --
