@@ -703,8 +703,10 @@ setup_oracle() {
     BUILDING=""
     # A wrapper call that entered the old chroot before the swap is still
     # reading it: delete it once no process has it as its root.
-    wait_unused "$ROOT.old.$$"
-    remove_tree "$ROOT.old.$$"
+    if [[ -e $ROOT.old.$$ ]]; then
+      wait_unused "$ROOT.old.$$"
+      remove_tree "$ROOT.old.$$"
+    fi
     log "chroot ready in $ROOT $(elapsed "$t"), $(du -sh --one-file-system "$ROOT" | cut -f1)"
     tail -n +2 "$ROOT/.hipport-stamp" | sed "s/^/[setup-rocm-modern] [$ORACLE]   /" >&2
   fi
