@@ -8,7 +8,8 @@
 #        `-t experimental` (the host's apt sources are never touched)
 #
 # Usage:   scripts/setup-rocm-modern.sh [ORACLE...]   (as root or with sudo;
-#                  setup-toolchain.sh calls it with none: both, 6.4 first)
+#                  setup-toolchain.sh calls it with none: both, built at
+#                  the same time)
 #          scripts/setup-rocm-modern.sh --write-wrappers DIR [ORACLE]
 #                  only write ORACLE's wrappers (default 6.4) into DIR,
 #                  running the chroot of the cache (no root needed; the tests
@@ -22,8 +23,9 @@
 #   wrappers            CACHE/bin/              CACHE/rocm-7.2/bin/
 #   logs of the build   CACHE/logs/             CACHE/rocm-7.2/logs/
 # In each chroot, .ready exists only when it is complete (built in a
-# temporary directory beside it and renamed into place), and .hipport-stamp
-# holds the mirror and every package's name and version.  In each wrapper
+# temporary directory beside it and renamed into place; the previous one is
+# deleted once no process runs in it), and .hipport-stamp holds the mirror
+# and every package's name and version.  In each wrapper
 # folder:
 #   hipcc hipconfig cmake ctest make    wrappers: the chroot's tool
 #   rocm-sid-run CMD [ARG...]           on host files, at the same absolute
@@ -42,9 +44,17 @@
 #     rocThrust, rocPRIM, hipFFT, hipSOLVER, hipSPARSE, hipRAND and of
 #     rocBLAS, rocSPARSE, rocRAND, rocSOLVER (and RCCL, hipSPARSELt, MIOpen,
 #     rocWMMA when the suite has them), plus the thin hipBLAS, hipSPARSE and
-#     hipSOLVER shared objects.  Their rocBLAS, rocSPARSE and rocSOLVER
-#     dependencies (GPU kernels, several GB) are not there, so GNU ld refuses
-#     to link executables against them; lld links them (docs/toolchains.md).
+#     hipSOLVER shared objects;
+#   * the shared objects alone (lib*.so*, not the GPU kernel files beside
+#     them) of the runtime packages whose libraries those -dev packages'
+#     CMake files and libfoo.so links name: hipBLASLt, rocBLAS, rocSOLVER,
+#     rocSPARSE (and RCCL, hipSPARSELt, MIOpen with their -dev packages).
+#     Their own dependencies (roctx, rocm-smi, boost...) are not there, so
+#     GNU ld refuses to link executables against them; lld links them
+#     (docs/toolchains.md).  Then every file each CMake package's imported
+#     targets name, and every libfoo.so link, must exist, or the build fails
+#     naming them (6.4's hipBLASLt names a liborigami.a no sid package ships:
+#     an empty archive stands in, said in the log and the stamp).
 #     7.2's librocwmma-dev (7.2.4-1~exp1) ships no rocwmma/internal/
 #     headers: the build says so (log and stamp) instead of failing.
 #
@@ -70,6 +80,7 @@ oracle_config() {
   # The thin shared objects the -dev packages' CMake files name, and the
   # libraries whose -dev packages are unpacked in both (issue 34 converts to
   # rocBLAS, rocSPARSE, rocRAND, rocSOLVER and MIOpen directly).
+  declare -gA OPTIONAL_RUNTIME=()
   local common_unpack=(libhipblas-dev libhipblas-common-dev libhipblaslt-dev libhipcub-dev
                        librocthrust-dev librocprim-dev libhipfft-dev libhipsolver-dev
                        libhipsparse-dev libhiprand-dev librocrand-dev librocsparse-dev
@@ -86,6 +97,12 @@ oracle_config() {
       OPTIONAL_UNPACK_PKGS=(librccl-dev libhipsparselt-dev libmiopen-dev)
       # Recorded in the stamp beside the packages above: the compiler under hipcc.
       STAMP_PKGS=(clang-21 lld-21 rocm-device-libs-21 librocfft0 librocrand1)
+      RUNTIME_PKGS=(libhipblaslt1 librocblas4 librocsolver0 librocsparse1)
+      OPTIONAL_RUNTIME=([librccl-dev]=librccl1 [libhipsparselt-dev]=libhipsparselt0
+                        [libmiopen-dev]=libmiopen1)
+      # sid's libhipblaslt-dev 7.1.1+dfsg-4 names roc::origami's static
+      # library and no sid package ships it (7.2's libhipblaslt-dev does).
+      PLACEHOLDER_ARCHIVES=(/usr/lib/x86_64-linux-gnu/liborigami.a)
       ;;
     7.2)
       NAME=rocm-7.2
@@ -100,6 +117,10 @@ oracle_config() {
                    libhipsolver-fortran1)
       OPTIONAL_UNPACK_PKGS=(librccl-dev libhipsparselt-dev libmiopen-dev librocwmma-dev)
       STAMP_PKGS=(clang-22 lld-22 rocm-device-libs-22 librocfft0 librocrand1)
+      RUNTIME_PKGS=(libhipblaslt1 librocblas5 librocsolver0 librocsparse1)
+      OPTIONAL_RUNTIME=([librccl-dev]=librccl1 [libhipsparselt-dev]=libhipsparselt0
+                        [libmiopen-dev]=libmiopen1)
+      PLACEHOLDER_ARCHIVES=()
       ;;
     *) die "unknown oracle '$ORACLE' (known: ${ORACLES[*]})" ;;
   esac
@@ -244,9 +265,9 @@ run_debootstrap() {  # run_debootstrap DIR MIRROR
   log "debootstrap done $(elapsed "$t")"
 }
 
-build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
-  local dir="$1" mirror="$2" want="$3" t
-  local aptopts=(-q -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
+build_chroot() {  # build_chroot DIR MIRROR STAMPLINE RUNTIME_STAMPLINE
+  local dir="$1" mirror="$2" want="$3" runtime_want="$4" t
+  APTOPTS=(-q -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
 
   run_debootstrap "$dir" "$mirror"
   if [[ -n $TARGET_RELEASE ]]; then
@@ -255,55 +276,170 @@ build_chroot() {  # build_chroot DIR MIRROR STAMPLINE
     log "adding $TARGET_RELEASE to the chroot's apt sources"
     printf 'deb %s %s main\n' "$mirror" "$TARGET_RELEASE" \
       >"$dir/etc/apt/sources.list.d/hipport-$TARGET_RELEASE.list"
-    aptopts+=(-t "$TARGET_RELEASE")
+    APTOPTS+=(-t "$TARGET_RELEASE")
   fi
 
   t=$SECONDS
   log "apt-get update in the chroot"
   # sid's Release file can be older than its Valid-Until window on a mirror
   # snapshot; the signature is still checked.
-  run_logged "$LOGS/apt-update.log" in_chroot "$dir" apt-get "${aptopts[@]}" update
+  run_logged "$LOGS/apt-update.log" in_chroot "$dir" apt-get "${APTOPTS[@]}" update
   log "apt-get update done $(elapsed "$t")"
 
-  t=$SECONDS
-  log "apt-get install ${INSTALL_PKGS[*]}"
-  run_logged "$LOGS/apt-install.log" in_chroot "$dir" \
-    apt-get "${aptopts[@]}" install -y --no-install-recommends "${INSTALL_PKGS[@]}"
-  in_chroot "$dir" apt-get clean
-  log "apt-get install done $(elapsed "$t")"
-
-  t=$SECONDS
-  local pkgs=("${UNPACK_PKGS[@]}") p
+  local pkgs=("${UNPACK_PKGS[@]}") runtime=("${RUNTIME_PKGS[@]}") p
   for p in "${OPTIONAL_UNPACK_PKGS[@]}"; do
     if [[ -n "$(in_chroot "$dir" apt-cache show --no-all-versions "$p" 2>/dev/null)" ]]; then
       pkgs+=("$p")
+      [[ -n ${OPTIONAL_RUNTIME[$p]:-} ]] && runtime+=("${OPTIONAL_RUNTIME[$p]}")
     else
       log "optional $p is not in $SUITE; skipped"
     fi
   done
+
+  # The runtime libraries are most of the download (about 1.5 GB for 6.4,
+  # 2 GB for 7.2, GPU kernels mostly): fetched while apt-get installs the
+  # compiler, one connection per package.
+  t=$SECONDS
+  local debs=/var/tmp/hipport-debs rdebs=/var/tmp/hipport-runtime-debs fetch
+  mkdir -p "$dir$debs" "$dir$rdebs"
+  log "apt-get download ${runtime[*]} (in the background)"
+  download_debs "$dir" "$rdebs" "$LOGS/apt-download-runtime.log" "${runtime[@]}" &
+  fetch=$!
+
+  local ti=$SECONDS
+  log "apt-get install ${INSTALL_PKGS[*]}"
+  run_logged "$LOGS/apt-install.log" in_chroot "$dir" \
+    apt-get "${APTOPTS[@]}" install -y --no-install-recommends "${INSTALL_PKGS[@]}"
+  log "apt-get install done $(elapsed "$ti")"
+
+  ti=$SECONDS
   log "apt-get download + dpkg -x ${pkgs[*]}"
-  local debs=/var/tmp/hipport-debs
-  mkdir -p "$dir$debs"
+  # One apt-get for these small ones: each apt-get run reads the package
+  # lists (seconds of CPU).
   run_logged "$LOGS/apt-download.log" in_chroot "$dir" \
-    bash -c 'cd "$1" && shift && apt-get "$@"' _ "$debs" "${aptopts[@]}" download "${pkgs[@]}"
+    bash -c 'cd "$1" && shift && apt-get "$@"' _ "$debs" "${APTOPTS[@]}" download "${pkgs[@]}"
   # dpkg -x inside the chroot: sid's dpkg reads whatever compression sid uses.
   run_logged "$LOGS/dpkg-x.log" in_chroot "$dir" \
     bash -c 'set -e; for deb in "$1"/*.deb; do dpkg -x "$deb" /; done' _ "$debs"
-  log "unpacked $(ls "$dir$debs" | wc -l) packages $(elapsed "$t")"
+  log "unpacked $(ls "$dir$debs" | wc -l) packages $(elapsed "$ti")"
+
+  wait "$fetch" || die "apt-get download of the runtime libraries failed (log: $LOGS/apt-download-runtime.log)"
+  log "runtime libraries downloaded $(elapsed "$t"): $(du -sh "$dir$rdebs" | cut -f1)"
+  # Only the shared objects: the GPU kernel files beside them
+  # (rocblas/library/, hipblaslt/library/: GBs) are loaded at run time, which
+  # no oracle does.  tar stops reading once it has them (--occurrence; the
+  # names come from the package's md5sums): rocBLAS puts its library first
+  # and its kernels after (4 GB for 6.4).  ldconfig -n then makes the soname
+  # links the packages also ship.
+  ti=$SECONDS
+  run_logged "$LOGS/dpkg-x-runtime.log" in_chroot "$dir" bash -c '
+    set -e
+    for deb in "$1"/*.deb; do
+      mapfile -t names < <(dpkg-deb -I "$deb" md5sums \
+        | awk "{ print \"./\" \$2 }" | grep -E "^\./usr/lib/[^/]+/lib[^/]*\.so")
+      [[ ${#names[@]} -gt 0 ]] || { echo "no shared object in $deb" >&2; exit 1; }
+      # The status of tar, which found every file (dpkg-deb, whose pipe tar
+      # closes early, ends on SIGPIPE).
+      dpkg-deb --fsys-tarfile "$deb" | tar -x -C / --occurrence "${names[@]}" \
+        || { echo "tar failed on $deb" >&2; exit 1; }
+      for name in "${names[@]}"; do [[ -f /$name ]] || { echo "$name missing" >&2; exit 1; }; done
+      echo "$deb: ${names[*]}"
+    done
+    ldconfig -n /usr/lib/x86_64-linux-gnu' _ "$rdebs"
+  log "unpacked the shared objects of $(ls "$dir$rdebs" | wc -l) runtime packages $(elapsed "$ti")"
+  # Only now: `apt-get clean` also drops the package cache every apt-get run
+  # above reads (each would rebuild it).
+  in_chroot "$dir" apt-get clean
+
+  local notes=() archive
+  for archive in "${PLACEHOLDER_ARCHIVES[@]}"; do
+    [[ -e $dir$archive ]] && continue
+    # An empty archive: CMake's import check passes, and a program that
+    # really links its target finds none of its symbols (a link error).
+    printf '!<arch>\n' >"$dir$archive"
+    log "NOTE: no package ships $archive, which a CMake package names: an empty archive stands in"
+    notes+=("note placeholder $archive: empty archive (no package ships it; a CMake package names it)")
+  done
+  check_cmake_imports "$dir"
 
   {
     echo "$want"
+    echo "$runtime_want"
     in_chroot "$dir" dpkg-query -W -f='installed ${Package}=${Version}\n' \
       "${INSTALL_PKGS[@]}" "${STAMP_PKGS[@]}"
     for deb in "$dir$debs"/*.deb; do
       dpkg-deb -W --showformat='unpacked ${Package}=${Version}\n' "$deb"
     done
+    for deb in "$dir$rdebs"/*.deb; do
+      dpkg-deb -W --showformat='shared-objects ${Package}=${Version}\n' "$deb"
+    done
     check_rocwmma "$dir"
+    [[ ${#notes[@]} -eq 0 ]] || printf '%s\n' "${notes[@]}"
   } >"$dir/.hipport-stamp"
-  rm -rf "$dir$debs"
+  rm -rf "$dir$debs" "$dir$rdebs"
 
   for p in "${BIND_DIRS[@]}"; do mkdir -p "$dir$p"; done
   smoke_test "$dir"
+}
+
+# download_debs DIR DEST LOG PKG...: apt-get download each PKG into DEST (a
+# path in the chroot DIR), all at once: one connection per package (apt
+# fetches one file at a time per host; this is for the large ones).  apt
+# checks each file's hash.
+download_debs() {
+  local dir="$1" dest="$2" logfile="$3"
+  shift 3
+  run_logged "$logfile" in_chroot "$dir" bash -c '
+    cd "$1"; n="$2"; shift 2; opts=("${@:1:n}"); shift "$n"
+    pids=()
+    for p in "$@"; do apt-get "${opts[@]}" download "$p" & pids+=($!); done
+    status=0
+    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+    exit "$status"' _ "$dest" "${#APTOPTS[@]}" "${APTOPTS[@]}" "$@"
+}
+
+# The files the CMake packages in the chroot DIR name that are not there,
+# one a line ("TARGETS-FILE: PATH"), and the dangling lib*.so links of the
+# -dev packages ("dangling LINK"): what `find_package` or `-lNAME` stop at.
+# CMake's own check, read statically: each export's <name>-targets-<config>
+# files list `_cmake_import_check_files_for_<target>` paths under
+# ${_IMPORT_PREFIX}, which its <name>-targets.cmake sets to the folder of
+# the file, raised once per `get_filename_component(... PATH)` after it.
+cmake_import_gaps() {  # run inside the chroot: cmake_import_gaps
+  local main prefix ups i config path link
+  for main in /usr/lib/*-linux-gnu/cmake/*/*[Tt]argets.cmake; do
+    [[ -f $main ]] || continue
+    ups="$(grep -c 'get_filename_component(_IMPORT_PREFIX "${_IMPORT_PREFIX}" PATH)' "$main" || true)"
+    prefix="$(dirname "$main")"
+    for ((i = 0; i < ups; i++)); do prefix="$(dirname "$prefix")"; done
+    [[ $prefix == / ]] && prefix=""
+    for config in "${main%.cmake}"-*.cmake; do
+      [[ -f $config ]] || continue
+      while IFS= read -r path; do
+        path="${path//\$\{_IMPORT_PREFIX\}/$prefix}"
+        [[ -e $path ]] || echo "$config: $path"
+      done < <(sed -n 's/^list(APPEND _cmake_import_check_files_for_[^ ]* \(.*\) )$/\1/p' "$config" \
+               | grep -o '"[^"]*"' | tr -d '"')
+    done
+  done
+  for link in /usr/lib/*/lib*.so; do
+    [[ -L $link && ! -e $link ]] && echo "dangling $link -> $(readlink "$link")"
+  done
+  return 0
+}
+
+# Fail the build, naming each file, when a CMake package or a -dev link in
+# the chroot DIR points at a file that is not there.
+check_cmake_imports() {  # check_cmake_imports DIR
+  local dir="$1" gaps
+  gaps="$(in_chroot "$dir" bash -c "$(declare -f cmake_import_gaps); cmake_import_gaps")" \
+    || die "could not check the CMake packages in $dir"
+  if [[ -n $gaps ]]; then
+    log "ERROR: files the -dev packages name and no installed or unpacked package ships:"
+    sed 's/^/    /' <<<"$gaps" >&2
+    die "the chroot's CMake packages or -dev links name missing files (add the package that ships them to RUNTIME_PKGS)"
+  fi
+  log "every file the CMake packages and -dev links name is there"
 }
 
 # A librocwmma-dev without rocwmma/internal/ (7.2.4-1~exp1) cannot be
@@ -367,7 +503,8 @@ EOF
   cat >"$dir$src/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.21)
 project(smoke LANGUAGES CXX HIP)
-foreach(package hip hipblas hipfft hiprand hipsparse hipsolver hipcub rocthrust rocprim rocrand)
+foreach(package hip hipblas hipblaslt hipfft hiprand hipsparse hipsolver hipcub rocthrust rocprim
+        rocrand rocblas rocsolver rocsparse)
   find_package(${package} REQUIRED)
 endforeach()
 EOF
@@ -497,10 +634,31 @@ EOF
 }
 
 # ----------------------------------------------------------------- setup ----
+# wait_unused DIR: wait (up to 15 min) until no process has DIR as its root
+# directory (compared by device and inode: a process chrooted in another
+# mount namespace shows another path).
+wait_unused() {
+  local dir="$1" id users waited=0 root
+  id="$(stat -c %d:%i "$dir")"
+  while :; do
+    users=0
+    for root in /proc/[0-9]*/root; do
+      [[ "$(stat -L -c %d:%i "$root" 2>/dev/null)" == "$id" ]] && users=$((users + 1))
+    done
+    [[ $users -eq 0 ]] && return 0
+    if [[ $waited -ge 900 ]]; then
+      log "WARNING: $users processes still run in the previous chroot after ${waited}s; deleting it"
+      return 0
+    fi
+    [[ $waited -eq 0 ]] && log "waiting for $users processes still running in the previous chroot"
+    sleep 5; waited=$((waited + 5))
+  done
+}
+
 # setup_oracle: build the chroot of the configured oracle unless its stamp
 # says it is up to date, then write its wrappers and print its versions.
 setup_oracle() {
-  local mirror want tmp stale hip_version clang_version hipcc_pkg t=$SECONDS
+  local mirror want runtime_want tmp stale hip_version clang_version hipcc_pkg t=$SECONDS
   mkdir -p "$LOGS"
   # The wrappers and the steps below mount only in namespaces of their own:
   # anything mounted in the chroot here is a leftover (of an older wrapper).
@@ -510,9 +668,18 @@ setup_oracle() {
   want="hipport-$NAME/$STAMP_VERSION mirror=$mirror suite=$SUITE"
   [[ -n $TARGET_RELEASE ]] && want+=" target=$TARGET_RELEASE"
   want+=" install=${INSTALL_PKGS[*]} unpack=${UNPACK_PKGS[*]} optional=${OPTIONAL_UNPACK_PKGS[*]}"
+  # The stamp's second line (its first stays what scripts before it wrote, so
+  # that those take a newer chroot as up to date instead of rebuilding it).
+  local dev
+  runtime_want="runtime=${RUNTIME_PKGS[*]} optional-runtime="
+  for dev in "${OPTIONAL_UNPACK_PKGS[@]}"; do
+    [[ -n ${OPTIONAL_RUNTIME[$dev]:-} ]] && runtime_want+="$dev:${OPTIONAL_RUNTIME[$dev]},"
+  done
+  runtime_want+=" placeholders=${PLACEHOLDER_ARCHIVES[*]} checked=cmake-imports"
 
   if [[ "${HIPPORT_TOOLCHAIN_REFRESH:-0}" != 1 && -f $ROOT/.ready && -f $ROOT/.hipport-stamp \
         && "$(head -n1 "$ROOT/.hipport-stamp")" == "$want" \
+        && "$(sed -n 2p "$ROOT/.hipport-stamp")" == "$runtime_want" \
         && -x $ROOT/usr/bin/hipcc && -f $ROOT/usr/include/hipblas/hipblas.h ]]; then
     log "chroot up to date in $ROOT"
     local note
@@ -520,7 +687,6 @@ setup_oracle() {
       log "NOTE: ${note#note }"
     done < <(grep '^note ' "$ROOT/.hipport-stamp" || true)
   else
-    ensure_host_tools
     for stale in "$ROOT".tmp.* "$ROOT".old.*; do
       [[ -e $stale ]] && { log "removing leftover $stale"; remove_tree "$stale"; }
     done
@@ -528,14 +694,19 @@ setup_oracle() {
     # A failed build leaves no half chroot behind (its logs stay in $LOGS).
     BUILDING="$tmp"
     log "building the ROCm $ORACLE chroot in $tmp (logs: $LOGS)"
-    build_chroot "$tmp" "$mirror" "$want"
+    build_chroot "$tmp" "$mirror" "$want" "$runtime_want"
     touch "$tmp/.ready"
     if [[ -e $ROOT ]]; then
       mv "$ROOT" "$ROOT.old.$$"
     fi
     mv "$tmp" "$ROOT"
     BUILDING=""
-    remove_tree "$ROOT.old.$$"
+    # A wrapper call that entered the old chroot before the swap is still
+    # reading it: delete it once no process has it as its root.
+    if [[ -e $ROOT.old.$$ ]]; then
+      wait_unused "$ROOT.old.$$"
+      remove_tree "$ROOT.old.$$"
+    fi
     log "chroot ready in $ROOT $(elapsed "$t"), $(du -sh --one-file-system "$ROOT" | cut -f1)"
     tail -n +2 "$ROOT/.hipport-stamp" | sed "s/^/[setup-rocm-modern] [$ORACLE]   /" >&2
   fi
@@ -554,6 +725,7 @@ BUILDING=""
 on_exit() {
   local status=$?
   if [[ -n $BUILDING ]]; then
+    wait || true  # a download still writing into the tree (build_chroot)
     remove_tree "$BUILDING" || true
     log "ERROR: the ROCm ${ORACLE:-?} chroot was not built (exit $status); logs in ${LOGS:-$CACHE}"
   fi
@@ -568,7 +740,7 @@ main() {
     write_wrappers "$2" "$ROOT"
     return
   fi
-  local oracles=("$@") oracle
+  local oracles=("$@") oracle i
   [[ $# -gt 0 ]] || oracles=("${ORACLES[@]}")
   for oracle in "${oracles[@]}"; do
     [[ $oracle != -* ]] || die "unknown argument $oracle (see the usage at the top of $0)"
@@ -589,12 +761,19 @@ main() {
     log "another setup holds $CACHE/.rocm-sid.lock; waiting"
     flock 9
   fi
-  trap on_exit EXIT
+  # The oracles are built at the same time: each build waits on the network
+  # (debootstrap, apt) for much of its time, and the other uses the cores.
+  ensure_host_tools  # once, before the builds (two at once would meet at apt's lock)
+  local pids=() failed=()
   for oracle in "${oracles[@]}"; do
-    oracle_config "$oracle"
-    setup_oracle
+    (oracle_config "$oracle"; trap on_exit EXIT; setup_oracle) &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${oracles[$i]}")
   done
   ORACLE=""
+  [[ ${#failed[@]} -eq 0 ]] || die "the ROCm ${failed[*]} oracle setup failed (see above)"
   log "done in $((SECONDS - start))s"
 }
 

@@ -34,6 +34,7 @@
 # CUDA library headers (cuBLAS/cuRAND/cuFFT) for nvcc are NOT handled here;
 # they come from the nvidia-* PyPI wheels listed in the project's test extra.
 set -euo pipefail
+start=$SECONDS
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TC="$REPO/.toolchain"
@@ -42,7 +43,7 @@ APTDIR="$TC/apt-trixie"
 ENVFILE="$TC/env"
 
 BASE_PKGS=(hipcc libamdhip64-dev libhiprand-dev librocrand-dev libhipsparse-dev
-           librocsparse-dev librocprim-dev cmake make bubblewrap)
+           librocsparse-dev librocprim-dev cmake make bubblewrap debootstrap)
 EXTRA_DEV_PKGS=(libhipblas-dev libhipfft-dev libhipcub-dev librocthrust-dev
                 libhipsolver-dev)
 OPTIONAL_DEV_PKGS=(librccl-dev)
@@ -50,7 +51,7 @@ OPTIONAL_DEV_PKGS=(librccl-dev)
 # from trixie refuse rocPRIM 5.3 (bookworm), so take rocPRIM 5.7 headers too.
 TRIXIE_UNPACK_PKGS=("${EXTRA_DEV_PKGS[@]}" librocprim-dev)
 
-log() { echo "[setup-toolchain] $*" >&2; }
+log() { echo "[setup-toolchain] [$((SECONDS - start))s] $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 SUDO=()
@@ -60,7 +61,6 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 
-start=$SECONDS
 log "repo: $REPO (CI=${CI:-})"
 
 # ---------------------------------------------------------------- distro ----
@@ -126,6 +126,23 @@ apt_install() {  # apt_install PKG... (installs only what is missing)
 
 # ----------------------------------------------------- base system pkgs ----
 apt_install "${BASE_PKGS[@]}"
+
+# ------------------------------------------- ROCm oracles, in background ----
+# The two ROCm chroots (scripts/setup-rocm-modern.sh) take the longest, most
+# of it waiting on the network; they share nothing with the steps below (the
+# chroots have apt and dpkg of their own; debootstrap came with BASE_PKGS),
+# so they are built meanwhile and waited for at the end.
+bash "$REPO/scripts/setup-rocm-modern.sh" &
+rocm_pid=$!
+wait_rocm() {  # the ROCm setup's exit status, once it has ended
+  [[ -n ${rocm_pid:-} ]] || return 0
+  local pid=$rocm_pid status=0
+  rocm_pid=""
+  wait "$pid" || status=$?
+  return "$status"
+}
+# Whatever ends this script, the ROCm setup ends first (never left running).
+trap 'wait_rocm || true' EXIT
 
 # ------------------------------------- semantic mode: clang headers ----
 # BEGIN semantic-mode (owned by hipport/parse/clang_env.py; docs/semantic-mode.md)
@@ -286,9 +303,11 @@ apt_install chromium
 command -v chromium >/dev/null 2>&1 || die "chromium not on PATH after install"
 # END report-browser
 
-bash "$REPO/scripts/setup-rocm-modern.sh" \
-  || die "the ROCm 6.4 and 7.2 oracles (scripts/setup-rocm-modern.sh) failed; its last lines say which and where its logs are"
 bash "$REPO/scripts/fetch-doctor-fixtures.sh" || die "doctor fixtures (scripts/fetch-doctor-fixtures.sh) failed"
+log "waiting for the ROCm oracles (scripts/setup-rocm-modern.sh)"
+wait_rocm \
+  || die "the ROCm 6.4 and 7.2 oracles (scripts/setup-rocm-modern.sh) failed; its last lines say which and where its logs are"
+log "ROCm oracles ready"
 
 # --------------------------------------------------------------- env file ----
 mkdir -p "$TC"
