@@ -29,5 +29,5 @@ def convert_source(source: bytes | str, settings: Settings | None = None,
     data = source.encode("utf-8") if isinstance(source, str) else source
     settings = settings or Settings()
     return unreadable_result(data, settings) or strategy.convert_source(
-        data, get_backend("syntax"), table or load_table(), settings,
+        data, get_backend("syntax"), table or load_table().in_mode(settings.roc), settings,
         None if name is None else Path(name))

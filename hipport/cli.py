@@ -34,6 +34,9 @@ POLYFILLS_HELP = ("Which fallbacks of the generated polyfill header emulate CUDA
                   "(also slower and approximate ones), none.")
 _POLYFILLS = click.option("--polyfills", type=click.Choice(list(POLYFILL_CHOICES)),
                           default="safe", show_default=True, help=POLYFILLS_HELP)
+ROC_HELP = ("Convert cuBLAS and cuRAND to rocBLAS and rocRAND themselves rather than to their "
+            "hipBLAS and hipRAND wrappers (HIPIFY's --roc); cuFFT stays hipFFT.")
+_ROC = click.option("--roc", is_flag=True, help=ROC_HELP)
 NO_SANDBOX_HELP = ("Run the build's CMake and Make code without the sandbox (bubblewrap), "
                    "with your rights, files and network: only for code you trust.")
 # What a Unix tool killed by SIGPIPE exits with (`hipport ... | head`).
@@ -222,6 +225,7 @@ def cli(ctx: click.Context) -> None:
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @_POLYFILLS
+@_ROC
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
               metavar="FILE", help="Extra mapping YAML file; overrides the catalogue.")
 @click.option("--strict", is_flag=True, help="Exit 1 when unconverted references remain or "
@@ -264,7 +268,7 @@ def cli(ctx: click.Context) -> None:
 def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: str | None,
             diff: bool, force: bool, include: Sequence[str], exclude: Sequence[str],
             strategy: str, launch_syntax: str, unsafe_fixes: bool, rocm_version: str | None,
-            assume_cuda_version: str | None, polyfills: str, rules: Sequence[Path],
+            assume_cuda_version: str | None, polyfills: str, roc: bool, rules: Sequence[Path],
             strict: bool, jobs: int,
             quiet: bool, verbose: bool, show_fixes: bool, output_format: str, statistics: bool,
             color: str, prune: bool,
@@ -287,7 +291,7 @@ def convert(paths: Sequence[Path], output: Path | None, in_place: bool, backup: 
     request = Request(
         tuple(paths), convert_mode(output, in_place, diff),
         build_settings(launch_syntax, unsafe_fixes, rocm_version, fast, assume_cuda_version,
-                       offload_arch, polyfills),
+                       offload_arch, polyfills, roc),
         Selection(tuple(include), tuple(exclude), build_files=not no_build_files), front_end,
         tuple(str(r) for r in rules), jobs, cache=not no_cache, debug=debug, output=output,
         force=force, backup=backup, strategy=strategy_named(
@@ -314,12 +318,15 @@ _RULES = click.option("--rules", "rules", multiple=True, metavar="FILE",
 @mappings.command("list")
 @click.option("--library", help="Only this library (e.g. cublas; unknown names are an error).")
 @click.option("--status", type=click.Choice(["supported", "deprecated", "unsupported", "removed"]))
+@click.option("--roc", is_flag=True, help="The targets of `convert --roc` (rocBLAS, rocRAND) "
+              "in the HIP column.")
 @_RULES
-def mappings_list(library: str | None, status: str | None, rules: Sequence[str]) -> None:
+def mappings_list(library: str | None, status: str | None, roc: bool,
+                  rules: Sequence[str]) -> None:
     """List entries: CUDA, HIP, kind, library, status (tab separated)."""
     from hipport.commands.mappings import list_entries
 
-    raise SystemExit(list_entries(rules, library, status))
+    raise SystemExit(list_entries(rules, library, status, roc))
 
 
 @mappings.command("show")
@@ -376,6 +383,7 @@ def mappings_docs(output: Path, check: bool) -> None:
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @_POLYFILLS
+@_ROC
 @click.option("--rules", multiple=True, metavar="FILE", help="Extra mapping YAML file.")
 @click.option("--config", type=click.Path(path_type=Path), help="Configuration file (TOML/YAML).")
 @click.option("-j", "--jobs", type=int, default=0, help="Processes to use (0: all cores).")
@@ -392,7 +400,7 @@ def mappings_docs(output: Path, check: bool) -> None:
 @_front_end_options
 def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
            include: Sequence[str], exclude: Sequence[str], unsafe_fixes: bool,
-           rocm_version: str | None, assume_cuda_version: str | None, polyfills: str,
+           rocm_version: str | None, assume_cuda_version: str | None, polyfills: str, roc: bool,
            rules: Sequence[str], config: Path | None, jobs: int, quiet: bool,
            no_build_files: bool, no_cache: bool, verify_build: bool, timeout: float,
            no_sandbox: bool, defines: Sequence[str], make_vars: Sequence[str], debug: bool,
@@ -410,7 +418,8 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
         tuple(paths), fmt, output, tuple(include), tuple(exclude), unsafe_fixes,
         rocm_version, tuple(rules), config, jobs, quiet, debug,
         build_files=not no_build_files, front_end=front_end, cache=not no_cache,
-        assume_cuda_version=assume_cuda_version, polyfills=polyfills, verify=verify_build,
+        assume_cuda_version=assume_cuda_version, polyfills=polyfills, roc=roc,
+        verify=verify_build,
         timeout=time_limit("--timeout", timeout), sandbox=not no_sandbox,
         configuration=configuration(defines, make_vars))))
 
@@ -448,6 +457,7 @@ def report(paths: Sequence[Path], fmt: str | None, output: Path | None,
 @click.option("--rocm-version", metavar="X.Y", help=ROCM_VERSION_HELP)
 @click.option("--assume-cuda-version", metavar="X.Y", help=ASSUME_CUDA_HELP)
 @_POLYFILLS
+@_ROC
 @click.option("-j", "--jobs", type=int, default=0,
               help="Processes (0: one for a few files, all cores for many).")
 @click.option("-q", "--quiet", is_flag=True, help="Print violations only.")
@@ -459,7 +469,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
           no_baseline: bool, write_baseline: bool, report_unused_suppressions: bool,
           output_format: str, statistics: bool, color: str, config: Path | None,
           include: Sequence[str], exclude: Sequence[str], rules: Sequence[str],
-          rocm_version: str | None, assume_cuda_version: str | None, polyfills: str, jobs: int,
+          rocm_version: str | None, assume_cuda_version: str | None, polyfills: str, roc: bool,
+          jobs: int,
           quiet: bool,
           no_build_files: bool, debug: bool, compat_header: str | None,
           front_end: Any) -> None:
@@ -477,7 +488,8 @@ def check(paths: Sequence[Path], policy: str | None, fail_on: Sequence[str],
         tuple(rules),
         # Nothing is written: the second conversion pass that guards writes is skipped.
         build_settings(rocm_version=rocm_version, fast=True,
-                       assume_cuda_version=assume_cuda_version, polyfills=polyfills), jobs,
+                       assume_cuda_version=assume_cuda_version, polyfills=polyfills, roc=roc),
+        jobs,
         debug, front_end,
         compat_header or ""),
         output_format, quiet, statistics, color))

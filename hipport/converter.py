@@ -76,7 +76,8 @@ class Converter:
 
     def __init__(self, options: RunOptions) -> None:
         self.options = options
-        self.table: MappingTable = load_table(options.request.rules)
+        self.table: MappingTable = load_table(options.request.rules).in_mode(
+            options.settings.roc)
         self.backend: Backend = options.request.front_end.backend()
 
     def answer(self, job: Job, read: Read | None = None) -> Answer:

@@ -18,7 +18,7 @@ from hipport.writing import write_atomic
 
 SCHEMA_ID = "hipport-libraries/1"
 DATA_FILE = "rocm-libraries.yaml"
-_CUDA_KEYS = {"code", "rocm", "link", "cmake", "packages"}
+_CUDA_KEYS = {"code", "rocm", "roc", "link", "cmake", "packages"}
 _ROCM_KEYS = {"name", "headers", "include_dirs", "sonames", "link", "cmake_package",
               "cmake_config", "cmake_target", "version_header", "version_macros", "debian",
               "debian_since", "rocm_package"}
@@ -74,6 +74,13 @@ class CudaLibrary:
     link_names: tuple[str, ...]
     cmake_targets: tuple[str, ...]
     packages: tuple[str, ...]  # find_package names of the CUDA side
+    # The ROCm library `--roc` converts to instead of ``rocm`` (rocBLAS for
+    # cuBLAS, where ``rocm`` is hipBLAS); None: the same in both modes.
+    roc: RocmLibrary | None = None
+
+    def target(self, roc: bool) -> RocmLibrary:
+        """Its ROCm counterpart in the mode (``roc``: `--roc`)."""
+        return self.roc if roc and self.roc is not None else self.rocm
 
 
 @dataclass(frozen=True)
@@ -94,17 +101,33 @@ class LibraryTable:
         return {lib.key: lib for lib in self.rocm}
 
     @functools.cached_property
+    def roc_libraries(self) -> dict[str, RocmLibrary]:
+        """Catalogue library -> the ROCm library `--roc` converts it to, for
+        those it converts otherwise than the default mode (cublas: rocblas)."""
+        return {lib.key: lib.roc for lib in self.cuda if lib.roc is not None}
+
+    @functools.cached_property
     def by_link_name(self) -> dict[str, RocmLibrary]:
         """CUDA link name (``cublas`` of ``-lcublas``) -> its ROCm library."""
-        return {name: lib.rocm for lib in self.cuda for name in lib.link_names}
+        return self.link_names_in(roc=False)
 
     @functools.cached_property
     def by_cmake_target(self) -> dict[str, RocmLibrary]:
-        return {target: lib.rocm for lib in self.cuda for target in lib.cmake_targets}
+        return self.cmake_targets_in(roc=False)
 
     @functools.cached_property
     def by_cuda_package(self) -> dict[str, RocmLibrary]:
-        return {name: lib.rocm for lib in self.cuda for name in lib.packages}
+        return self.packages_in(roc=False)
+
+    def link_names_in(self, roc: bool) -> dict[str, RocmLibrary]:
+        """``by_link_name`` for a mode (``roc``: `--roc`)."""
+        return {name: lib.target(roc) for lib in self.cuda for name in lib.link_names}
+
+    def cmake_targets_in(self, roc: bool) -> dict[str, RocmLibrary]:
+        return {target: lib.target(roc) for lib in self.cuda for target in lib.cmake_targets}
+
+    def packages_in(self, roc: bool) -> dict[str, RocmLibrary]:
+        return {name: lib.target(roc) for lib in self.cuda for name in lib.packages}
 
 
 class _Reader:
@@ -184,6 +207,9 @@ def parse_library_table(text: str, path: str = f"mappings/{DATA_FILE}",
     for key, value in cuda_fields.items():
         fields = reader.mapping(value, f"cuda.{key}", _CUDA_KEYS)
         stands_in.setdefault(reader.text(fields, "rocm", f"cuda.{key}"), []).append(key)
+        roc = reader.text(fields, "roc", f"cuda.{key}", None)
+        if roc is not None:
+            stands_in.setdefault(roc, []).append(key)
     rocm = tuple(_rocm_library(reader, key, value, tuple(stands_in.get(key, ())))
                  for key, value in rocm_fields.items())
     by_key = {lib.key: lib for lib in rocm}
@@ -199,9 +225,16 @@ def parse_library_table(text: str, path: str = f"mappings/{DATA_FILE}",
         if named and by_key[target].cmake_target is None:
             raise reader.fail(f"{where}.rocm", f"build files name it, so rocm.{target} needs "
                               "a cmake_target")
+        roc = reader.text(fields, "roc", where, None)
+        if roc is not None and roc not in by_key:
+            raise reader.fail(f"{where}.roc", f"{roc!r} is not a key of rocm")
+        if roc is not None and named and by_key[roc].cmake_target is None:
+            raise reader.fail(f"{where}.roc", f"build files name it, so rocm.{roc} needs "
+                              "a cmake_target")
         cuda.append(CudaLibrary(key, code, by_key[target], reader.texts(fields, "link", where),
                                 reader.texts(fields, "cmake", where),
-                                reader.texts(fields, "packages", where)))
+                                reader.texts(fields, "packages", where),
+                                None if roc is None else by_key[roc]))
     return LibraryTable(tuple(cuda), rocm)
 
 

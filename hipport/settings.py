@@ -45,6 +45,10 @@ class Settings:
     # -rdc=true); it makes device code files with nvcc -ptx/-cubin/-fatbin.
     relocatable_device_code: bool = False
     code_objects_built: bool = False
+    # --roc: the BLAS and RAND libraries convert to rocBLAS and rocRAND
+    # themselves, not to the hip* wrappers (hipport.table.roc), sources and
+    # build files alike.
+    roc: bool = False
 
     def __post_init__(self) -> None:
         if not self.offload_arch or not all(

@@ -27,7 +27,8 @@ MAX_TIME_LIMIT = 86_400.0  # seconds: a day
 def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
                    rocm_version: str | None = None, fast: bool = False,
                    assume_cuda_version: str | None = None,
-                   offload_arch: str | None = None, polyfills: str = "safe") -> Settings:
+                   offload_arch: str | None = None, polyfills: str = "safe",
+                   roc: bool = False) -> Settings:
     return Settings(
         launch_syntax=launch_syntax,
         unsafe_fixes=unsafe_fixes,
@@ -37,6 +38,7 @@ def build_settings(launch_syntax: str = "keep", unsafe_fixes: bool = False,
         offload_arch=offload_targets(offload_arch),
         offload_arch_given=offload_arch is not None,
         polyfills=polyfill_choice(polyfills),
+        roc=roc,
     )
 
 

@@ -18,9 +18,9 @@ from hipport.buildfiles.code_objects import (
     may_hold_flags,
 )
 from hipport.buildfiles.libraries import (
-    BY_LINK_NAME,
     DROPPED_LINK_NAMES,
     RocmLibrary,
+    build_libraries,
     looks_like_cuda_library,
 )
 from hipport.buildfiles.words import Word, removal
@@ -144,12 +144,13 @@ def _value(words: list[Word], i: int, names: frozenset[str]) -> tuple[str, str, 
 
 def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
                   nvcc: bool, bare_g: bool = False, arch_loop: str | None = None,
-                  output: str | None = None) -> FlagResult:
+                  output: str | None = None, roc: bool = False) -> FlagResult:
     """Findings for the nvcc flags among ``words`` (all in ``text``).  ``nvcc``:
     the words are nvcc's; ``bare_g``: a bare ``-G`` is nvcc's even so (CMake's
     compile options of a CUDA project: no C/C++ compiler it drives takes one).
     ``arch_loop``: the variable of a loop over the GPU list around the words;
-    ``output``: the file a code-object build without ``-o`` writes (Make's ``$@``)."""
+    ``output``: the file a code-object build without ``-o`` writes (Make's ``$@``);
+    ``roc``: libraries link as `--roc` converts them (-lrocblas for -lcublas)."""
     actions: list[_Action] = []
     result = FlagResult()
     arch_done = False
@@ -221,7 +222,7 @@ def rewrite_flags(text: str, words: list[Word], offload: tuple[str, ...], *,
             genco = len(actions)
             act = _Action(i, i, "HP617", genco_message(w), GENCO)
         elif w.startswith("-l") and len(w) > 2:
-            act = _library(i, w[2:], result)
+            act = _library(i, w[2:], result, roc)
         else:
             option = w.partition("=")[0]
             if option in UNTRANSLATABLE and (nvcc or option not in _NVCC_ONLY_REPORTED):
@@ -265,9 +266,9 @@ def _code_object(act: _Action, words: list[Word], offload: tuple[str, ...], arch
     return _Action(act.first, act.last, act.code, message, text)
 
 
-def _library(i: int, name: str, result: FlagResult) -> _Action | None:
-    if name in BY_LINK_NAME:
-        lib = BY_LINK_NAME[name]
+def _library(i: int, name: str, result: FlagResult, roc: bool) -> _Action | None:
+    lib = build_libraries(roc).by_link_name.get(name)
+    if lib is not None:
         result.libraries.add(lib)
         return _Action(i, i, "HP605", f"-l{name} -> -l{lib.link}", f"-l{lib.link}")
     if name in DROPPED_LINK_NAMES:

@@ -6,10 +6,13 @@ Target names are those exported by the ROCm packages' CMake config files
 hipfft-targets.cmake, ``hip::host`` in hip-targets.cmake)."""
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 from hipport.libraries import RocmLibrary, library_table
 
-__all__ = ["BY_LINK_NAME", "BY_TARGET", "DROPPED_LINK_NAMES", "PACKAGES", "RocmLibrary",
-           "looks_like_cuda_library"]
+__all__ = ["BY_LINK_NAME", "BY_TARGET", "DROPPED_LINK_NAMES", "PACKAGES", "BuildLibraries",
+           "RocmLibrary", "build_libraries", "looks_like_cuda_library"]
 
 # CUDA link name (as in -l<name>) -> ROCm library.
 BY_LINK_NAME: dict[str, RocmLibrary] = library_table().by_link_name
@@ -22,6 +25,24 @@ DROPPED_LINK_NAMES = frozenset({"cudadevrt", "culibos"})
 # find_package names of CUDA-side packages -> ROCm package.
 PACKAGES: dict[str, str] = {name: lib.cmake_package or "hip"
                             for name, lib in library_table().by_cuda_package.items()}
+
+
+@dataclass(frozen=True)
+class BuildLibraries:
+    """What build files name of CUDA's libraries, and what each becomes in
+    one mode: `--roc` links rocBLAS (roc::rocblas, -lrocblas) for cuBLAS."""
+
+    by_link_name: dict[str, RocmLibrary]
+    by_target: dict[str, RocmLibrary]
+    packages: dict[str, str]
+
+
+@functools.lru_cache(maxsize=2)
+def build_libraries(roc: bool) -> BuildLibraries:
+    table = library_table()
+    return BuildLibraries(table.link_names_in(roc), table.cmake_targets_in(roc),
+                          {name: lib.cmake_package or "hip"
+                           for name, lib in table.packages_in(roc).items()})
 
 
 def looks_like_cuda_library(name: str) -> bool:

@@ -192,7 +192,7 @@ def _unused(results: list[FileResult], checked: dict[str, CheckedFile], planned:
         if b"hipport:" not in data:
             continue
         if table is None or backend is None:
-            table = load_table(options.request.rules)
+            table = load_table(options.request.rules).in_mode(options.settings.roc)
             backend = options.request.front_end.backend()
         lines = None if added is None else added.get(file.path, frozenset())
         out.extend(v for v in unused_suppressions(result.display, data, backend, table,

@@ -17,7 +17,7 @@ CONVERT_SECTIONS = {
         "output", "in_place", "backup", "diff", "force", "prune"),
     "Selection": ("include", "exclude"),
     "Conversion": ("launch_syntax", "unsafe_fixes", "rocm_version", "assume_cuda_version",
-                   "polyfills", "rules", "strict", "fast"),
+                   "polyfills", "roc", "rules", "strict", "fast"),
     "Strategy (docs/single-source.md)": ("strategy", "compat_header", "compat_macro"),
     "Build files": ("no_build_files", "offload_arch"),
     "Verify (build or compile the result)": ("verify", "verify_units", "hipcc", "hipcc_arg",
@@ -54,7 +54,7 @@ CHECK_SECTIONS = {
     "Which lines count": ("staged", "diff_base"),
     "Baseline (known debt)": ("baseline", "no_baseline", "write_baseline"),
     "Selection": ("include", "exclude", "no_build_files", "config", "rules", "rocm_version",
-                  "assume_cuda_version", "polyfills"),
+                  "assume_cuda_version", "polyfills", "roc"),
     "Semantic mode": SEMANTIC,
     "Findings": ("output_format", "statistics", "quiet", "color"),
 }
@@ -83,7 +83,8 @@ Exit codes:
 REPORT_SECTIONS = {
     "Output": ("fmt", "output", "quiet"),
     "Selection": ("include", "exclude", "no_build_files", "config"),
-    "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "rules"),
+    "Conversion": ("unsafe_fixes", "rocm_version", "assume_cuda_version", "polyfills", "roc",
+                   "rules"),
     "Build": ("verify_build", "timeout", "no_sandbox", "defines", "make_vars"),
     "Semantic mode": SEMANTIC,
 }

@@ -15,7 +15,7 @@ from hipport.polyfills.schema import is_polyfill_file, parse_polyfill_file
 from hipport.suggest import did_you_mean
 from hipport.table import load_table, parse_mapping_file, read_mapping_text
 from hipport.table.coverage import coverage
-from hipport.table.docs import library_pages
+from hipport.table.docs import library_pages, roc_target
 from hipport.table.schema import Mapping
 from hipport.words import plural
 
@@ -37,12 +37,16 @@ def _describe(m: Mapping) -> str:
     if m.newer is not None:
         lines.append(f"  from ROCm {m.newer.rocm_added}: {m.newer.hip}"
                      + (f" ({m.newer.note})" if m.newer.note else ""))
+    roc = roc_target(m)
+    if roc is not None:
+        lines.append(f"  --roc: {roc}")
     lines.append(f"  defined at: {m.origin}")
     return "\n".join(lines)
 
 
-def list_entries(rules: Sequence[str], library: str | None, status: str | None) -> int:
-    table = load_table(rules)
+def list_entries(rules: Sequence[str], library: str | None, status: str | None,
+                 roc: bool = False) -> int:
+    table = load_table(rules).in_mode(roc)
     libraries = sorted({m.library for m in table})
     if library is not None and library not in libraries:
         hint = did_you_mean(library, libraries) or "; libraries: " + ", ".join(libraries)

@@ -72,8 +72,8 @@ class HeaderStep:
     rules: tuple[str, ...]
 
     def __call__(self, results: list[FileResult]) -> list[FileResult]:
-        return finish(results, load_table(self.rules), self.place, self.mode, self.macro,
-                      self.settings)
+        return finish(results, load_table(self.rules).in_mode(self.settings.roc), self.place,
+                      self.mode, self.macro, self.settings)
 
 
 def compat_options(given: Mapping[str, str | None]) -> CompatStrategy:

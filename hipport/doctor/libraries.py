@@ -14,7 +14,8 @@ from hipport.libraries import RocmLibrary, library_table
 
 LIBRARIES: tuple[RocmLibrary, ...] = library_table().rocm
 BY_KEY = {lib.key: lib for lib in LIBRARIES}
-BY_CUDA = {cuda: lib for lib in LIBRARIES for cuda in lib.cuda}
+# Catalogue library -> the ROCm library the default mode converts it to.
+BY_CUDA = {lib.key: lib.rocm for lib in library_table().cuda}
 
 
 def library_of_include(target: str) -> RocmLibrary | None:

@@ -51,6 +51,7 @@ class ReportRequest:
     cache: bool = True
     assume_cuda_version: str | None = None
     polyfills: str = "safe"  # --polyfills
+    roc: bool = False  # --roc: rocBLAS and rocRAND, not hipBLAS and hipRAND
     # Bill from a build of the converted tree (made in a scratch folder) rather
     # than from the findings alone: make_report's ``builder`` builds it.
     verify: bool = False
@@ -71,7 +72,8 @@ def make_report(req: ReportRequest, progress: bool = False,
     planned = plan(Request(
         tuple(req.paths), Mode.DRY_RUN,
         build_settings(unsafe_fixes=req.unsafe_fixes, rocm_version=req.rocm_version,
-                       assume_cuda_version=req.assume_cuda_version, polyfills=req.polyfills),
+                       assume_cuda_version=req.assume_cuda_version, polyfills=req.polyfills,
+                       roc=req.roc),
         selection, req.front_end, req.rules, req.jobs, cache=req.cache, debug=req.debug,
         names_from_root=True))
     if req.output is not None:  # refused before any work: a report never replaces code
@@ -87,8 +89,10 @@ def make_report(req: ReportRequest, progress: bool = False,
         shown["assume-cuda-version"] = req.assume_cuda_version
     if req.rules:
         shown["rules"] = ", ".join(req.rules)
+    if req.roc:
+        shown["roc"] = "on"
     return build_report(
-        run.results, load_table(req.rules), model,
+        run.results, load_table(req.rules).in_mode(req.roc), model,
         # Named as in the report's file list: no path of the machine that made it.
         paths=[shown_path(Path(p.resolve().name)) for p in req.paths],
         settings=shown, skipped=[f"{display_path(s.path)}: {s.reason}"
@@ -120,7 +124,8 @@ def compare_strategies(req: ReportRequest, request: Request,
         return ()
     results = execute(planned).results
     (header,) = planned.generated
-    text = render_header(uses_of(results, load_table(req.rules)), "", header.path.name)
+    text = render_header(uses_of(results, load_table(req.rules).in_mode(req.roc)), "",
+                         header.path.name)
     sources = [r for r in rewrite if detect_build_kind(r.display) is None]
     return (strategy_row(request.strategy.name, sources),
             strategy_row(compat.name, results, (header.display, text.count(b"\n"))))

@@ -15,6 +15,7 @@ from hipport.rules.implicit_includes import (
     message,
     missing_headers,
 )
+from hipport.table.roc import counterpart
 from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, release_text, unavailable_reason
 
@@ -59,7 +60,7 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
                 yield replace(polyfill, fix=fix)
                 continue
             code = "HP903" if entry.status is Status.REMOVED else "HP901"
-            yield Finding(code, f"<{entry.cuda}> has no HIP equivalent{note}",
+            yield Finding(code, f"<{entry.cuda}> has no {counterpart(entry)}{note}",
                           inc.start, inc.end, None, **common, note=entry.note)
             continue
         target = ctx.settings.rocm_version

@@ -18,6 +18,7 @@ from hipport.rules.cuda_arch import resolve as resolve_arch_tests
 from hipport.rules.cuda_version import VERSION_MACROS
 from hipport.rules.cuda_version import resolve as resolve_version_tests
 from hipport.rules.emulation import EMULATION_CODES, emulated
+from hipport.table.roc import counterpart
 from hipport.table.schema import Mapping, Status
 from hipport.table.versions import (
     Availability,
@@ -143,7 +144,7 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
         if polyfill is not None:
             yield polyfill
             return
-        yield _finding("HP901", f"`{entry.cuda}` has no HIP equivalent{note}", ref, entry)
+        yield _finding("HP901", f"`{entry.cuda}` has no {counterpart(entry)}{note}", ref, entry)
         return
     if entry.status is Status.REMOVED:
         yield _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from hipport.libraries import library_table
 from hipport.table.index import MappingTable
+from hipport.table.roc import for_roc
 from hipport.table.schema import Mapping
 from hipport.words import plural
 
@@ -24,6 +26,36 @@ def _versions(m: Mapping) -> str:
     return ", ".join(parts)
 
 
+def roc_target(m: Mapping) -> str | None:
+    """What `--roc` makes of ``m`` (a library --roc converts otherwise), in
+    words: its name, status, rule, range and note; None for other libraries."""
+    if m.library not in library_table().roc_libraries:
+        return None
+    roc = for_roc(m)
+    if roc is m:
+        return None  # no HIP equivalent either: nothing else to say
+    parts = [roc.hip or "(none)", roc.status.value + (" (unsafe)" if roc.unsafe else "")]
+    if roc.rule:
+        parts.append(f"rule {roc.rule}")
+    parts += [f"ROCm {k} {v}" for k, v in roc.rocm_version]
+    if roc.note:
+        parts.append(roc.note)
+    return "; ".join(parts)
+
+
+def _roc_cell(m: Mapping) -> str:
+    """The roc column: the name `--roc` writes, or why there is none (empty:
+    the catalogue knows none, and the HIP column says what there is)."""
+    if m.roc is None:
+        return ""
+    roc = m.roc
+    status = "" if roc.status.value == "supported" and not roc.unsafe else \
+        f" ({roc.status.value}{', unsafe' if roc.unsafe else ''})"
+    versions = ", ".join(f"ROCm {k} {v}" for k, v in roc.rocm_version)
+    extra = "; ".join(p for p in (versions, roc.note) if p)
+    return (f"`{roc.hip}`" if roc.hip else "none") + status + (f": {extra}" if extra else "")
+
+
 def library_pages(table: MappingTable) -> dict[str, str]:
     """File name -> Markdown text, one page per library plus an index."""
     by_library: dict[str, list[Mapping]] = defaultdict(list)
@@ -37,14 +69,23 @@ def library_pages(table: MappingTable) -> dict[str, str]:
         supported = sum(1 for m in entries if m.status.converts)
         index.append(f"| [{library}]({library}.md) | {len(entries)} | {supported} | "
                      f"{len(entries) - supported} |\n")
+        roc = library_table().roc_libraries.get(library)
         lines = [HEADER, f"# {library}\n\n",
-                 f"{plural(len(entries), 'entry')}, {supported} with a HIP equivalent.\n\n",
-                 "| CUDA | HIP | kind | status | versions | note |\n",
-                 "|---|---|---|---|---|---|\n"]
+                 f"{plural(len(entries), 'entry')}, {supported} with a HIP equivalent.\n\n"]
+        if roc is not None:
+            with_roc = sum(1 for m in entries if for_roc(m).status.converts)
+            lines += [f"{with_roc} with a {roc.name} target, which `--roc` converts to "
+                      f"instead (the {roc.name} column; empty: left unchanged with HP901).\n\n",
+                      f"| CUDA | HIP | {roc.name} | kind | status | versions | note |\n",
+                      "|---|---|---|---|---|---|---|\n"]
+        else:
+            lines += ["| CUDA | HIP | kind | status | versions | note |\n",
+                      "|---|---|---|---|---|---|\n"]
         for m in entries:
             hip = f"`{m.hip}`" if m.hip else ""
             status = m.status.value + (" (unsafe)" if m.unsafe else "")
-            lines.append(f"| `{_cell(m.cuda)}` | {_cell(hip)} | {m.kind} | {status} | "
+            roc_column = f" {_cell(_roc_cell(m))} |" if roc is not None else ""
+            lines.append(f"| `{_cell(m.cuda)}` | {_cell(hip)} |{roc_column} {m.kind} | {status} | "
                          f"{_cell(_versions(m))} | {_cell(m.note)} |\n")
         pages[f"{library}.md"] = "".join(lines)
     pages["index.md"] = "".join(index)

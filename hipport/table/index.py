@@ -49,6 +49,17 @@ class MappingTable:
             made = self._made[name] = Mapping.from_row(row)
         return made
 
+    def in_mode(self, roc: bool) -> MappingTable:
+        """This table, or with ``roc`` (`--roc`) the table as it converts to
+        the ROCm libraries themselves (hipport.table.roc)."""
+        return self.roc_view if roc else self
+
+    @functools.cached_property
+    def roc_view(self) -> MappingTable:
+        from hipport.table.roc import roc_rows
+
+        return MappingTable(rows=roc_rows(self._rows), digest=self.digest + "+roc")
+
     @functools.cached_property
     def candidates(self) -> CandidateNames:
         """Names worth a look: those needing an edit or a finding, the

@@ -117,8 +117,8 @@ Guard = tuple[tuple[str, ...], str]
 # A function's ``casts``: (argument index, the C type the argument is cast to).
 Casts = tuple[tuple[int, str], ...]
 Row = tuple[str, "str | None", str, str, str, "str | None", "str | None", bool, "str | None",
-            Versions, Versions, str, Any, "Guard | None", bool, Casts, Any]
-ROW_LENGTH = 17
+            Versions, Versions, str, Any, "Guard | None", bool, Casts, Any, Any]
+ROW_LENGTH = 18
 # The argument rule that applies an entry's ``casts`` (hipport.rules.arguments).
 CAST_RULE = "cast-arguments"
 
@@ -153,23 +153,29 @@ class Mapping:
     # name that replaced the removed one (hipBLAS 3: hipblasCgemm_v2 ->
     # hipblasCgemm, which takes hipComplex from ROCm 7).
     newer: Mapping | None = None
+    # What `--roc` emits instead (hipport.table.roc): the entry as it converts
+    # to the ROCm library itself (rocBLAS, not hipBLAS), its own name, status,
+    # rule, note and range; ``hip`` is then that library's name.
+    roc: Mapping | None = None
 
     def to_row(self) -> Row:
         return (self.cuda, self.hip, self.kind, self.library, self.status.value,
                 self.hip_library, self.note, self.unsafe, self.rule, self.cuda_version,
                 self.rocm_version, self.origin,
                 None if self.older is None else self.older.to_row(), self.guard, self.cxx_only,
-                self.casts, None if self.newer is None else self.newer.to_row())
+                self.casts, None if self.newer is None else self.newer.to_row(),
+                None if self.roc is None else self.roc.to_row())
 
     @classmethod
     def from_row(cls, row: Row) -> Mapping:
         (cuda, hip, kind, library, status, hip_library, note, unsafe, rule, cuda_version,
-         rocm_version, origin, older, guard, cxx_only, casts, newer) = row
+         rocm_version, origin, older, guard, cxx_only, casts, newer, roc) = row
         return cls(cuda, hip, kind, library, Status(status), hip_library, note, unsafe, rule,
                    cuda_version, rocm_version, origin,
                    None if older is None else cls.from_row(older), guard, cxx_only,
                    tuple((int(i), str(t)) for i, t in casts),
-                   None if newer is None else cls.from_row(newer))
+                   None if newer is None else cls.from_row(newer),
+                   None if roc is None else cls.from_row(roc))
 
     @property
     def rocm_added(self) -> str | None:

@@ -31,7 +31,7 @@ from hipport.table.schema import (
 _FILE_KEYS = {"schema", "library", "hip_library", "entries"}
 _ENTRY_KEYS = {
     "cuda", "hip", "kind", "status", "note", "applicability", "rule", "library",
-    "cuda_version", "rocm_version", "older", "newer", "guard", "cxx_only", "casts",
+    "cuda_version", "rocm_version", "older", "newer", "guard", "cxx_only", "casts", "roc",
 }
 _GUARD_KEYS = {"cuda", "hip"}
 _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -41,6 +41,9 @@ _CAST_TYPE = re.compile(r"(?:const )?[A-Za-z_]\w*(?: [A-Za-z_]\w*)*(?:\*(?: cons
                         r"|(?:const )?[A-Za-z_]\w*(?: [A-Za-z_]\w*)*\Z")
 # What an entry emits for a target older than its rocm_version.added.
 _OLDER_KEYS = {"hip", "rule", "note", "rocm_version"}
+# What an entry emits with --roc (hipport.table.roc), when more than a name.
+_ROC_KEYS = {"name", "status", "applicability", "rule", "note", "rocm_version", "guard",
+             "cxx_only"}
 
 
 class Reader:
@@ -213,6 +216,8 @@ def _parse_entry(reader: Reader, node: yaml.Node, where: str, library: str,
                               "releases get")
         entry = replace(entry, newer=_parse_newer(reader, fields["newer"], f"{where}.newer",
                                                   entry))
+    if "roc" in fields:
+        entry = replace(entry, roc=_parse_roc(reader, fields["roc"], f"{where}.roc", entry))
     if "older" not in fields:
         return entry
     if not status.converts or "added" not in dict(rocm_version):
@@ -264,6 +269,55 @@ def _parse_variant(reader: Reader, node: yaml.Node, where: str, base: Mapping) -
         if "rule" in fields else None,
         rocm_version=versions, origin=f"{reader.path}:{node.start_mark.line + 1}", older=None,
         newer=None, casts=())
+
+
+def _parse_roc(reader: Reader, node: yaml.Node, where: str, base: Mapping) -> Mapping:
+    """What ``base`` becomes with --roc: a name (``roc: rocblas_sgemm``), or
+    a mapping of its own status, name, rule, note and range; a header's
+    C++-only mark is its own too, and its guard the macro the roc header
+    defines (tests of the CUDA macros of ``base``'s guard become tests of it)."""
+    roc = library_table().roc_libraries.get(base.library)
+    if roc is None:
+        raise reader.fail(node, where, f"the {base.library} library has no --roc counterpart "
+                          "(mappings/rocm-libraries.yaml gives it no 'roc')")
+    fields: dict[str, yaml.Node] = {"name": node} if isinstance(node, yaml.ScalarNode) \
+        else reader.mapping(node, where)
+    reader.check_keys(fields, _ROC_KEYS, node, where)
+    status = Status(reader.string(fields["status"], f"{where}.status",
+                                  tuple(s.value for s in Status))) if "status" in fields \
+        else Status.SUPPORTED
+    name = reader.name(fields["name"], f"{where}.name") if "name" in fields else None
+    if status.converts != (name is not None):
+        raise reader.fail(node, where, f"status {status.value} " + (
+            "needs a 'name'" if status.converts else "takes no 'name'"))
+    problem = target_problem(base.kind, name) if name is not None else None
+    if problem is not None:
+        raise reader.fail(fields["name"], f"{where}.name", problem)
+    entry = replace(
+        base, hip=name, status=status, hip_library=roc.key,
+        note=reader.string(fields["note"], f"{where}.note") if "note" in fields else None,
+        unsafe=reader.string(fields["applicability"], f"{where}.applicability",
+                             ("safe", "unsafe")) == "unsafe" if "applicability" in fields
+        else False,
+        rule=reader.string(fields["rule"], f"{where}.rule", _rule_names())
+        if "rule" in fields else None,
+        rocm_version=reader.versions(fields["rocm_version"], f"{where}.rocm_version")
+        if "rocm_version" in fields else (),
+        origin=f"{reader.path}:{node.start_mark.line + 1}", older=None, newer=None, casts=(),
+        guard=None, cxx_only=False, roc=None)
+    for key in ("guard", "cxx_only"):
+        if key in fields and (base.kind != "header" or name is None):
+            raise reader.fail(fields[key], f"{where}.{key}",
+                              f"only a header entry with a roc header has a {key}")
+    if "guard" in fields:
+        if base.guard is None:
+            raise reader.fail(fields["guard"], f"{where}.guard", "the entry has no guard "
+                              "(its CUDA macros) for the roc header's macro to replace")
+        entry = replace(entry, guard=(base.guard[0], _macro(reader, fields["guard"],
+                                                            f"{where}.guard")))
+    if "cxx_only" in fields:
+        entry = replace(entry, cxx_only=reader.boolean(fields["cxx_only"], f"{where}.cxx_only"))
+    return entry
 
 
 def spell_type(text: str) -> str:

@@ -21,7 +21,7 @@ from hipport.buildfiles.cmake.rdc import architectures, properties, separable
 from hipport.buildfiles.cmake.renames import rename_names, unknown_libraries
 from hipport.buildfiles.cmake.sources import record_values, source_lines
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
-from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, PACKAGES
+from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.parse.hip_branches import is_hip_macro
@@ -160,10 +160,10 @@ def _minimum_version(p: CMakePass, cmd: Command) -> None:
 # --------------------------------------------------------------- packages --
 def _find_package(p: CMakePass, cmd: Command) -> None:
     words = cmd.words
-    if not words or words[0].value not in PACKAGES:
+    if not words or words[0].value not in p.libs.packages:
         return
     name = words[0]
-    package = PACKAGES[name.value]
+    package = p.libs.packages[name.value]
     p.edit("HP604", f"find_package({name.value}) -> find_package({package})",
            name.start, name.end, package)
     if len(words) > 1 and words[1].value[:1].isdigit():
@@ -242,7 +242,7 @@ def _legacy_library(p: CMakePass, cmd: Command) -> None:
     words = cmd.words
     if len(words) != 1:
         return
-    lib = BY_LINK_NAME[N.LEGACY_LIBRARY_COMMANDS[cmd.lname]]
+    lib = p.libs.by_link_name[N.LEGACY_LIBRARY_COMMANDS[cmd.lname]]
     p.use(lib, cmd.start)
     p.edit("HP607", f"{cmd.name} -> target_link_libraries(... {lib.target})", cmd.start,
            cmd.end, f"target_link_libraries({words[0].text} {lib.target})")

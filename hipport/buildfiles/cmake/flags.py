@@ -10,7 +10,6 @@ from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.passes import CMakePass
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.flags import rewrite_flags
-from hipport.buildfiles.libraries import BY_LINK_NAME
 from hipport.buildfiles.words import Word, identifiers, split_words
 from hipport.edits import Edit, Fix
 
@@ -124,6 +123,7 @@ def _rewrite(p: CMakePass, words: list[Word], nvcc: bool, bare_g: bool = False,
         return
     loops = [v for s, e, v in p.arch_loops if s <= words[0].start < e]
     result = rewrite_flags(p.text, words, p.options.offload_arch, nvcc=nvcc, bare_g=bare_g,
+                           roc=p.options.roc,
                            arch_loop=loops[-1] if loops else None)
     findings = result.findings
     if listed and not shell:
@@ -174,8 +174,8 @@ def flag_variables(commands: list[Command]) -> dict[str, bool]:
 
 def _link_item(p: CMakePass, a: Argument) -> bool:
     name = a.text
-    if name in BY_LINK_NAME:
-        lib = BY_LINK_NAME[name]
+    lib = p.libs.by_link_name.get(name)
+    if lib is not None:
         p.use(lib, a.start)
         p.edit("HP605", f"library {name} -> {lib.target}", a.start, a.end, lib.target)
         return True

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from hipport.buildfiles.cmake.passes import Block, CMakePass, block_paths, indent
 from hipport.buildfiles.cmake.tokens import Command
-from hipport.buildfiles.libraries import PACKAGES
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ def _covers(find: _Find, at: int, paths: list[Block]) -> bool:
 def insert_find_packages(p: CMakePass, commands: list[Command]) -> None:
     """HP604 (HP654 where no command holds the use)."""
     paths = block_paths(commands)
-    finds = [_Find(PACKAGES.get(c.words[0].value, c.words[0].value), i, paths[i])
+    finds = [_Find(p.libs.packages.get(c.words[0].value, c.words[0].value), i, paths[i])
              for i, c in enumerate(commands) if c.lname == "find_package" and c.words]
     uses: list[tuple[str, int]] = []
     if p.needs_hip:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hipport.buildfiles.cmake.tokens import Command
-from hipport.buildfiles.libraries import RocmLibrary
+from hipport.buildfiles.libraries import BuildLibraries, RocmLibrary, build_libraries
 from hipport.edits import Edit, Fix
 from hipport.findings import Finding
 from hipport.settings import Settings
@@ -103,6 +103,11 @@ class CMakePass:
     def use(self, lib: RocmLibrary, at: int) -> None:
         self.libraries.setdefault(lib, at)
         self.uses.append((lib, at))
+
+    @property
+    def libs(self) -> BuildLibraries:
+        """CUDA's libraries as build files name them, for the run's mode (--roc)."""
+        return build_libraries(self.options.roc)
 
     @property
     def offload_list(self) -> str:

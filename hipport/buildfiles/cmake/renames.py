@@ -8,7 +8,7 @@ from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.code_objects import DEVICE_OUTPUT_PROPERTIES, device_output_property
 from hipport.buildfiles.cmake.passes import CMakePass
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
-from hipport.buildfiles.libraries import BY_LINK_NAME, BY_TARGET, looks_like_cuda_library
+from hipport.buildfiles.libraries import BY_LINK_NAME, looks_like_cuda_library
 from hipport.buildfiles.words import Word, identifiers
 
 
@@ -53,8 +53,8 @@ def _targets_in(p: CMakePass, a: Argument) -> None:
             e += 1
         name = text[s:e]
         if not p.is_claimed(s, e):
-            if name in BY_TARGET:
-                lib = BY_TARGET[name]
+            lib = p.libs.by_target.get(name)
+            if lib is not None:
                 p.use(lib, s)
                 p.edit("HP605", f"{name} -> {lib.target}", s, e, lib.target)
             elif name.startswith("CUDA::"):
@@ -96,7 +96,7 @@ def _name(p: CMakePass, ident: Word) -> None:
         return
     wrapped = text[ident.start - 2:ident.start] == "${" and text[ident.end:ident.end + 1] == "}"
     if name in N.VARIABLE_TARGETS and wrapped:
-        lib = BY_LINK_NAME[N.VARIABLE_TARGETS[name]]
+        lib = p.libs.by_link_name[N.VARIABLE_TARGETS[name]]
         p.use(lib, ident.start)
         p.edit("HP607", f"${{{name}}} -> {lib.target}", ident.start - 2, ident.end + 1,
                lib.target)

@@ -137,7 +137,8 @@ def _recipe_end(text: str, line: MakeLine) -> int:
 
 def _flags(text: str, words: list[Word], options: Settings, nvcc: bool,
            findings: list[Finding], output: str | None = None) -> list[tuple[int, int]]:
-    result = rewrite_flags(text, words, options.offload_arch, nvcc=nvcc, output=output)
+    result = rewrite_flags(text, words, options.offload_arch, nvcc=nvcc, output=output,
+                           roc=options.roc)
     findings += result.findings
     return result.claimed
 
