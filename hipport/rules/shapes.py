@@ -49,4 +49,14 @@ class OtherFunctionForArity:
     other: str
 
 
-Shape = DropArgument | WrapArgument | FillEmptyCall | CastArguments | OtherFunctionForArity
+@dataclass(frozen=True)
+class KeepArguments:
+    """Of ``arity`` arguments only those at ``kept`` are passed on, in order:
+    ``f(a, b, w, n, i)`` -> ``g(a, b, i)``."""
+
+    arity: int
+    kept: tuple[int, ...]
+
+
+Shape = (DropArgument | WrapArgument | FillEmptyCall | CastArguments | OtherFunctionForArity
+         | KeepArguments)
