@@ -1,0 +1,82 @@
+"""`--roc` for cuSPARSE: rocSPARSE's own names (HIPIFY's ROC column checked
+against ROCm 6.4's and 7.2's headers, tools/catalogue/roc_sparse.py where it
+is wrong), and a finding at each call rocSPARSE takes otherwise."""
+from __future__ import annotations
+
+import pytest
+
+from hipport.api import convert_source
+from hipport.settings import Settings
+
+ROC = Settings(roc=True)
+
+
+def roc(body: str, settings: Settings = ROC) -> tuple[str, list[tuple[str, str]]]:
+    source = f"void f(cusparseHandle_t h, cusparseMatDescr_t d, int* r) {{\n  {body}\n}}\n"
+    result = convert_source(source, settings)
+    line = result.output.decode().split("\n")[1].strip()
+    return line, [(f.code, f.finding.message) for f in result.findings if f.code != "HP204"]
+
+
+@pytest.mark.parametrize("before, after", [
+    pytest.param("cusparseCreate(&h);", "rocsparse_create_handle(&h);", id="handle"),
+    pytest.param("cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ONE);",
+                 "rocsparse_set_mat_index_base(d, rocsparse_index_base_one);", id="descriptor"),
+    pytest.param("cusparseStatus_t s = CUSPARSE_STATUS_ZERO_PIVOT;",
+                 "rocsparse_status s = rocsparse_status_zero_pivot;", id="status"),
+    pytest.param("cusparseXcsr2coo(h, r, 8, 4, r, CUSPARSE_INDEX_BASE_ZERO);",
+                 "rocsparse_csr2coo(h, r, 8, 4, r, rocsparse_index_base_zero);", id="conversion"),
+    # HIPIFY's table swaps these two; the headers say column-major is column.
+    pytest.param("cusparseOrder_t o = CUSPARSE_ORDER_COL;",
+                 "rocsparse_order o = rocsparse_order_column;", id="column-major"),
+    pytest.param("cusparseOrder_t o = CUSPARSE_ORDER_ROW;",
+                 "rocsparse_order o = rocsparse_order_row;", id="row-major"),
+])
+def test_rewrites(before: str, after: str):
+    assert roc(before)[0] == after
+
+
+def test_sliced_ell_is_rocsparse_sell_from_72_only():
+    assert roc("auto f = CUSPARSE_FORMAT_SLICED_ELLPACK;",
+               Settings(roc=True, rocm_version=(7, 2)))[0] == "auto f = rocsparse_format_sell;"
+    line, findings = roc("auto f = CUSPARSE_FORMAT_SLICED_ELLPACK;",
+                         Settings(roc=True, rocm_version=(6, 4)))
+    assert line == "auto f = CUSPARSE_FORMAT_SLICED_ELLPACK;"
+    assert [code for code, _ in findings] == ["HP905"]
+
+
+@pytest.mark.parametrize("before, says", [
+    pytest.param("cusparseCreateCsr(&m, 4, 4, 8, r, r, v, CUSPARSE_INDEX_32I, "
+                 "CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);",
+                 "argument 11 as `rocsparse_datatype`", id="data-type-argument"),
+    pytest.param("cusparseSpMV(h, op, &a, m, x, &b, y, CUDA_R_32F, alg, buf);",
+                 "rocsparse_spmv takes 12 arguments where cusparseSpMV takes 10",
+                 id="generic-stage-and-buffer"),
+    pytest.param("cusparseDcsrilu02_bufferSize(h, 4, 8, d, v, r, r, info, &n);",
+                 "as `size_t*` where cusparseDcsrilu02_bufferSize takes `int*`",
+                 id="buffer-size-width"),
+])
+def test_calls_rocsparse_takes_otherwise_are_findings(before: str, says: str):
+    line, findings = roc(before)
+    assert line.startswith(before.split("(")[0] + "(")  # the call is left for a person
+    assert any(code in ("HP904", "HP902") and says in message for code, message in findings), \
+        findings
+
+
+@pytest.mark.parametrize("before, after", [
+    pytest.param("cusparseCreate(&h);", "hipsparseCreate(&h);", id="default-mode"),
+    pytest.param("cusparseOrder_t o = CUSPARSE_ORDER_COL;",
+                 "hipsparseOrder_t o = HIPSPARSE_ORDER_COL;", id="default-mode-enum"),
+])
+def test_default_mode_is_unchanged(before: str, after: str):
+    assert roc(before, Settings())[0] == after
+
+
+@pytest.mark.parametrize("before", [
+    pytest.param("mylib::cusparseCreate(&h);", id="user-namespace"),
+    pytest.param("ctx.cusparseCreate(&h);", id="member"),
+    pytest.param("rocsparse_create_handle(&h);", id="already-rocsparse"),
+    pytest.param('puts("cusparseCreate failed");', id="string"),
+])
+def test_lookalikes_stay(before: str):
+    assert roc(before)[0] == before
