@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from hipport.libraries import library_table
 from hipport.table.versions import NEWEST_VERIFIED, OLDEST_VERIFIED, release_text
 from tests.catalogue.catalogue import REPO, Located
 from tests.ci import missing
@@ -134,3 +135,55 @@ def _targets(entry: dict[str, Any]
         since = entry["rocm_version"]["removed"]
         out.append((newer["hip"], {"added": since}, parse_version(since), (99,)))
     return out
+
+
+ROC_LIBS = tuple(sorted(lib.key for lib in library_table().roc_libraries.values()))
+
+
+def _roc_targets(entries: list[Located], roc_lib: str, header: bool
+                 ) -> list[tuple[Located, str, dict[str, Any]]]:
+    """The `--roc` targets (hipport.table.roc) of the entries converting to
+    ``roc_lib``: (entry, name, its range and deprecation mark)."""
+    out = []
+    for loc in entries:
+        roc = loc.entry.get("roc")
+        if roc is None or library_table().roc_libraries.get(loc.library) is None or \
+                library_table().roc_libraries[loc.library].key != roc_lib or \
+                (loc.entry["kind"] == "header") != header:
+            continue
+        fields = {"name": roc} if isinstance(roc, str) else roc
+        if fields.get("status", "supported") in ("supported", "deprecated"):
+            out.append((loc, fields["name"], fields))
+    return out
+
+
+@pytest.mark.parametrize("roc_lib", ROC_LIBS)
+def test_roc_names_match_their_ranges(entries: list[Located], roc_lib: str) -> None:
+    """Every `--roc` name is declared by the rocBLAS/rocRAND headers of the
+    releases its range covers, and marked deprecated where it says so."""
+    targets = _roc_targets(entries, roc_lib, header=False)
+    assert len(targets) > 100, f"{roc_lib}: {len(targets)} roc targets"
+    ev = evidence()
+    problems: list[str] = []
+    for loc, name, fields in targets:
+        versions = dict(fields.get("rocm_version") or {})
+        found = ev.name(roc_lib, name)
+        problems += range_problems(loc.where, name, versions, found, (99,))
+        if (fields.get("status") == "deprecated") != (found.deprecated is not None):
+            problems.append(f"{loc.where} -> {name}: status {fields.get('status')}, headers "
+                            f"mark it deprecated from {found.deprecated}")
+    assert not problems, f"{len(problems)} ranges the headers contradict:\n" + \
+        "\n".join(problems[:50])
+
+
+@pytest.mark.parametrize("roc_lib", ROC_LIBS)
+def test_roc_headers_exist_where_their_ranges_say(entries: list[Located], roc_lib: str) -> None:
+    targets = _roc_targets(entries, roc_lib, header=True)
+    assert targets, f"no header converts to {roc_lib}"
+    ev = evidence()
+    problems: list[str] = []
+    for loc, name, fields in targets:
+        found = ev.header(roc_lib, name)
+        problems += range_problems(loc.where, name, dict(fields.get("rocm_version") or {}),
+                                   found, (99,))
+    assert not problems, "\n".join(problems[:50])

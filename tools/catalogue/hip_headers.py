@@ -28,6 +28,9 @@ LIBRARY_PATHS: dict[str, tuple[str, ...]] = {
     "hipblas": ("hipblas", "hipblas.h", "hipblas-common"),
     "hipblaslt": ("hipblaslt", "hipblaslt-version.h", "hipblaslt-export.h", "hipblas-common"),
     "hiprand": ("hiprand", "rocrand"),
+    # The ROCm libraries themselves, the targets of --roc (tools/catalogue/roc.py).
+    "rocblas": ("rocblas",),
+    "rocrand": ("rocrand",),
     "hipfft": ("hipfft",),
     "hipsparse": ("hipsparse",),
     "hipsolver": ("hipsolver",),

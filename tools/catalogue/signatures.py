@@ -38,7 +38,8 @@ _NOISE = frozenset({
     "extern", "static", "inline", "__host__", "__device__", "__forceinline__", "CUDARTAPI",
     "CUDAAPI", "CUBLASAPI", "CUBLASWINAPI", "CURANDAPI", "CUFFTAPI", "CUSOLVERAPI",
     "CUSPARSEAPI", "HIPBLAS_EXPORT", "HIPSPARSE_EXPORT", "HIPSOLVER_EXPORT", "HIPFFT_EXPORT",
-    "HIPRAND_EXPORT", "HIPRTC_EXPORT", "__restrict__", "__restrict", "restrict", "struct",
+    "HIPRAND_EXPORT", "HIPRTC_EXPORT", "ROCBLAS_EXPORT", "ROCRANDAPI", "__restrict__",
+    "__restrict", "restrict", "struct",
     "enum", "union", "class", "register", "_Nullable", "_Nonnull", "CUDNNWINAPI",
     "__cudart_builtin__", "__device_builtin__", "__dv", "typename",
 })
