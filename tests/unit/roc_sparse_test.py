@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hipport.api import convert_source
+from hipport.buildfiles import convert_build_file
 from hipport.settings import Settings
 
 ROC = Settings(roc=True)
@@ -80,3 +81,24 @@ def test_default_mode_is_unchanged(before: str, after: str):
 ])
 def test_lookalikes_stay(before: str):
     assert roc(before)[0] == before
+
+
+# ------------------------------------------------------------ build files --
+def _build(text: str, kind: str, roc: bool) -> str:
+    return convert_build_file(text.encode(), kind, Settings(roc=roc)).output.decode()
+
+
+def test_cmake_links_rocsparse_and_rocsolver():
+    text = ("find_package(CUDAToolkit REQUIRED)\n"
+            "target_link_libraries(t PRIVATE CUDA::cusparse CUDA::cusolver)\n")
+    assert _build(text, "cmake", True) == (
+        "find_package(hip REQUIRED)\nfind_package(rocsolver REQUIRED)\n"
+        "find_package(rocsparse REQUIRED)\n"
+        "target_link_libraries(t PRIVATE roc::rocsparse roc::rocsolver)\n")
+    assert "roc::hipsparse roc::hipsolver" in _build(text, "cmake", False)
+
+
+def test_make_links_rocsparse_and_rocsolver():
+    text = "LDLIBS = -lcusparse -lcusolver\n"
+    assert _build(text, "make", True) == "LDLIBS = -lrocsparse -lrocsolver\n"
+    assert _build(text, "make", False) == "LDLIBS = -lhipsparse -lhipsolver\n"
