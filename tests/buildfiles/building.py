@@ -47,19 +47,21 @@ PACKAGE_TARGETS = {"hipblas": "roc::hipblas", "hipfft": "hip::hipfft",
                    "hipcub": "hip::hipcub", "rocthrust": "roc::rocthrust",
                    # HIP 5.2's hipRTC is in libamdhip64 (hip::host links it), with no
                    # CMake package of its own in Debian 12
-                   "hiprtc": "hiprtc::hiprtc"}
+                   "hiprtc": "hiprtc::hiprtc", "rocblas": "roc::rocblas",
+                   "rocrand": "roc::rocrand"}
 LLD = "-fuse-ld=lld"
 TIMEOUT = 900
 
 
 # ------------------------------------------------------------- converting --
 def convert_project(src: Path, out: Path, oracle: HipOracle,
-                    rocm_version: tuple[int, ...] | None = None) -> list:
+                    rocm_version: tuple[int, ...] | None = None, roc: bool = False) -> list:
     """Sources and build files in one run, through the pipeline (as `hipport
     convert SRC -o OUT` does it, generated headers included), for the GPUs
-    the oracle can target."""
+    the oracle can target; ``roc``: `--roc`."""
     run = pipeline.run(Request((src,), Mode.MIRROR, Settings(rocm_version=rocm_version,
-                                                           offload_arch=oracle.offload_archs),
+                                                           offload_arch=oracle.offload_archs,
+                                                           roc=roc),
                                output=out, jobs=1))
     results = run.results
     assert all(r.outcome is not Outcome.FAILED for r in results), results

@@ -205,3 +205,141 @@ def test_a_bad_roc_key_of_the_library_table_is_refused(cublas: str, message: str
             "  hip2: {name: X, rocm_package: x}\n")
     with pytest.raises(MappingFileError, match=message):
         parse_library_table(text, "t.yaml")
+
+
+# ------------------------------------------------- the bundled catalogue --
+def _roc(text: str, **settings) -> tuple[str, list[tuple[str, str]]]:
+    settings = {"roc": True, **settings}
+    result = convert_source(text, Settings(**settings), name="t.cpp")
+    return result.output.decode(), [(f.code, f.finding.message) for f in result.findings]
+
+
+@pytest.mark.parametrize("before, after", [
+    pytest.param("cublasHandle_t h; cublasCreate(&h); cublasDestroy(h);",
+                 "rocblas_handle h; rocblas_create_handle(&h); rocblas_destroy_handle(h);",
+                 id="handle"),
+    pytest.param("cublasStatus_t s = cublasSetStream(h, st); s != CUBLAS_STATUS_SUCCESS;",
+                 "rocblas_status s = rocblas_set_stream(h, st); s != rocblas_status_success;",
+                 id="status-and-stream"),
+    pytest.param("cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);",
+                 "rocblas_set_pointer_mode(h, rocblas_pointer_mode_device);", id="pointer-mode"),
+    pytest.param("cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, m, n, k, &a, A, m, B, k, &b, C, m);",
+                 "rocblas_sgemm(h, rocblas_operation_none, rocblas_operation_conjugate_transpose, "
+                 "m, n, k, &a, A, m, B, k, &b, C, m);", id="sgemm"),
+    pytest.param("cublasDgemm_v2(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &a, A, m, B, k, &b, C, m);",
+                 "rocblas_dgemm(h, rocblas_operation_transpose, rocblas_operation_none, "
+                 "m, n, k, &a, A, m, B, k, &b, C, m);", id="v2-name"),
+    pytest.param("cublasSsymm_64(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, m, n, &a, A, m, B, "
+                 "m, &b, C, m);", "rocblas_ssymm_64(h, rocblas_side_left, rocblas_fill_upper, m, "
+                 "n, &a, A, m, B, m, &b, C, m);", id="64-bit-index-convention"),
+    pytest.param("cublasSetWorkspace(h, ws, bytes);", "rocblas_set_workspace(h, ws, bytes);",
+                 id="workspace"),
+    pytest.param("curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_PSEUDO_XORWOW);",
+                 "rocrand_generator g; rocrand_create_generator(&g, ROCRAND_RNG_PSEUDO_XORWOW);",
+                 id="rand-host"),
+    pytest.param("curandSetPseudoRandomGeneratorSeed(g, 1); curandGenerateNormal(g, p, n, 0, 1);",
+                 "rocrand_set_seed(g, 1); rocrand_generate_normal(g, p, n, 0, 1);",
+                 id="rand-seed-and-normal"),
+    pytest.param("curandState s; curand_init(1, id, 0, &s); float x = curand_uniform(&s);",
+                 "rocrand_state_xorwow s; rocrand_init(1, id, 0, &s); "
+                 "float x = rocrand_uniform(&s);", id="rand-device"),
+    pytest.param("curandStatePhilox4_32_10_t s; uint4 v = curand4(&s);",
+                 "rocrand_state_philox4x32_10 s; uint4 v = rocrand4(&s);", id="rand-philox"),
+])
+def test_bundled_roc_renames(before: str, after: str):
+    out, findings = _roc(before + "\n")
+    assert out == after + "\n", findings
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("int my_cublasCreate = 0; obj.cublasCreate(&h); ns::cublasSgemm();",
+                 id="blas-lookalikes"),
+    pytest.param('const char* s = "cublasSgemm"; // cublasSgemm(h)\n', id="blas-string-comment"),
+    pytest.param("int curand_initial = 0; obj.curand_uniform(); Xcurand(&s);",
+                 id="rand-lookalikes"),
+    pytest.param('#include "my_cublas_v2.h"\n#include <curand_kernel_extra.hpp>\n',
+                 id="header-lookalikes"),
+])
+def test_lookalikes_stay_with_roc(text: str):
+    assert _roc(text)[0] == text
+
+
+@pytest.mark.parametrize("before, after", [
+    ("#include <curand_kernel.h>\n#ifdef CURAND_KERNEL_H_\n#endif\n",
+     "#include <rocrand/rocrand_kernel.h>\n#ifdef ROCRAND_KERNEL_H_\n#endif\n"),
+    ("#include <curand.h>\n#include <curand_normal.h>\n",
+     "#include <rocrand/rocrand.h>\n#include <rocrand/rocrand_normal.h>\n"),
+    ("#include <cublas_api.h>\n", "#include <rocblas/rocblas.h>\n"),
+])
+def test_roc_headers_and_guards(before: str, after: str):
+    assert _roc(before)[0] == after
+
+
+def test_gemm_ex_is_left_with_what_to_change():
+    text = ("cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &a, A, CUDA_R_32F, m, B, "
+            "CUDA_R_32F, k, &b, C, CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n")
+    out, findings = _roc(text)
+    assert out.startswith("cublasGemmEx(h, rocblas_operation_none")
+    (code, message), = [f for f in findings if "cublasGemmEx" in f[1]]
+    assert code == "HP904" and "rocblas_gemm_ex also takes the output matrix D" in message
+    out, _ = _roc(text, unsafe_fixes=True)
+    assert out.startswith("rocblas_gemm_ex(h, rocblas_operation_none")
+
+
+def test_complex_routines_say_how_to_pass_hip_complex():
+    _, findings = _roc("cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, a, A, m, B, k, b, C, "
+                       "m);\n")
+    (code, message), = [f for f in findings if "cublasCgemm" in f[1]]
+    assert code == "HP904" and "ROCM_MATHLIBS_API_USE_HIP_COMPLEX" in message
+
+
+def test_a_lapack_routine_points_to_rocsolver():
+    out, findings = _roc("cublasSgetrfBatched(h, n, A, n, piv, info, batch);\n")
+    assert out.startswith("cublasSgetrfBatched(")
+    assert findings == [("HP901", "`cublasSgetrfBatched` has no rocBLAS counterpart (--roc): "
+                         "rocBLAS has no LAPACK routines: rocSOLVER has rocsolver_sgetrf_batched "
+                         "(librocsolver, rocsolver/rocsolver.h), which takes the pivots and infos "
+                         "as rocblas_int arrays")]
+
+
+def test_roc_names_are_withheld_from_releases_without_them():
+    out, findings = _roc("cublasCreate(&h);\n", rocm_version=(5, 2))
+    assert out == "cublasCreate(&h);\n"
+    assert [code for code, _ in findings] == ["HP905"]
+
+
+def test_cufft_stays_hipfft_with_roc():
+    text = "#include <cufft.h>\ncufftHandle p; cufftPlan1d(&p, n, CUFFT_C2C, 1);\n"
+    assert _roc(text)[0] == convert_source(text, Settings(), name="t.cpp").output.decode()
+    assert "hipfftPlan1d" in _roc(text)[0]
+
+
+# ------------------------------------------------------------ the commands --
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from hipport.cli import cli
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_convert_report_and_check_take_roc(tmp_path: Path):
+    source = tmp_path / "a.cu"
+    source.write_text("#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasDestroy(h); }\n"
+                      "void g(cublasHandle_t h) { cublasSgetrfBatched(h, 1, 0, 1, 0, 0, 1); }\n")
+    diff = _cli("convert", "--roc", "--diff", str(source))
+    assert "+void f(rocblas_handle h) { rocblas_destroy_handle(h); }" in diff.stdout
+    report = _cli("report", "--roc", "-f", "json", str(source))
+    assert '"roc": "on"' in report.stdout and "rocsolver_sgetrf_batched" in report.stdout
+    assert "rocsolver" not in _cli("report", "-f", "json", str(source)).stdout
+    check = _cli("check", "--roc", str(source))
+    assert check.exit_code == 1 and "HP901" in check.output and "rocSOLVER" in check.output
+    assert _cli("check", str(source)).exit_code == 0
+
+
+def test_mappings_show_and_list_give_the_roc_target():
+    shown = _cli("mappings", "show", "cublasSgemm_v2", "cublasCgemm_v2")
+    assert "  --roc: rocblas_sgemm; supported; ROCm added 6.4" in shown.output
+    assert "  --roc: rocblas_cgemm; supported (unsafe);" in shown.output
+    listed = _cli("mappings", "list", "--roc", "--library", "curand")
+    assert "curandCreateGenerator\trocrand_create_generator\tfunction\tcurand\tsupported" \
+        in listed.output

@@ -67,12 +67,14 @@ _GEMM_EX = ("{roc} also takes the output matrix D with its type and leading dime
 # What a person decided: the roc mapping written as it is (its evidence range
 # still comes from the headers when it has a name).
 CURATED: dict[str, dict[str, Any]] = {
-    "cublasGemmEx": {"name": "rocblas_gemm_ex", "applicability": "unsafe", "note": _GEMM_EX},
+    "cublasGemmEx": {"name": "rocblas_gemm_ex", "applicability": "unsafe",
+                     "note": _GEMM_EX.format(roc="rocblas_gemm_ex")},
     "cublasGemmBatchedEx": {"name": "rocblas_gemm_batched_ex", "applicability": "unsafe",
-                            "note": _GEMM_EX},
-    "cublasGemmStridedBatchedEx": {"name": "rocblas_gemm_strided_batched_ex",
-                                   "applicability": "unsafe",
-                                   "note": _GEMM_EX + "; D takes its own stride after ldd"},
+                            "note": _GEMM_EX.format(roc="rocblas_gemm_batched_ex")},
+    "cublasGemmStridedBatchedEx": {
+        "name": "rocblas_gemm_strided_batched_ex", "applicability": "unsafe",
+        "note": _GEMM_EX.format(roc="rocblas_gemm_strided_batched_ex")
+        + "; D takes its own stride after ldd"},
 }
 # cuRAND's default device state is XORWOW, rocRAND's rocrand_state_xorwow: HIPIFY
 # lists no roc name for it, but the state is opaque to the code that passes it
