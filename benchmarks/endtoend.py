@@ -67,6 +67,7 @@ target rows; with ``--baseline`` what was fixed and what broke).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import re
@@ -595,6 +596,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "convert": {side: {k: {kk: vv for kk, vv in v.items() if kk != "missed"}
                            for k, v in done.items()} for side, done in conversions.items()},
         "blockers": blockers,
+        "original_lines": map_error_lines(targets, rocm, corpus, work) if args.report else {},
         "seconds": round(time.monotonic() - start, 1),
         "targets": [asdict(t) for t in targets],
     }
@@ -645,17 +647,57 @@ def report_blockers(corpus: Path, targets: Sequence[Target], rocm: Sequence[str]
     return found
 
 
-def announced(target: Target, side: str, blockers: dict[str, dict[str, list[list[Any]]]]
-              ) -> str:
+def original_lines(original: str, converted: str, line: int) -> range:
+    """The lines of ``original`` that line ``line`` (1-based) of ``converted`` came from.
+
+    The report's findings carry the original's line numbers and the build's error the
+    converted file's; conversion moves lines (two includes become one, CMake gains
+    ``find_package`` lines), so comparing the numbers as they are undercounts. A line
+    of an unchanged stretch maps to its twin; a line of a rewritten stretch maps to
+    every line of the stretch it replaced (empty when it was only inserted)."""
+    old, new = original.splitlines(), converted.splitlines()
+    at = line - 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new,
+                                                       autojunk=False).get_opcodes():
+        if j1 <= at < j2:
+            if tag == "equal":
+                return range(i1 + at - j1 + 1, i1 + at - j1 + 2)
+            return range(i1 + 1, i2 + 1)
+    return range(0)  # past the file's end
+
+
+def map_error_lines(targets: Sequence[Target], rocm: Sequence[str], corpus: Path,
+                    work: Path) -> dict[str, dict[str, list[int]]]:
+    """Per side and failing target, the original's lines of the first error's line."""
+    mapped: dict[str, dict[str, list[int]]] = {side: {} for side in rocm}
+    for t in targets:
+        for side in rocm:
+            b = t.results.get(side)
+            if b is None or b.built or not b.error_file or not b.error_line:
+                continue
+            before, after = corpus / t.repo / b.error_file, work / side / t.repo / b.error_file
+            try:
+                old = before.read_text(encoding="utf-8", errors="replace")
+                new = after.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue  # a generated or renamed file: compare the numbers as they are
+            mapped[side][t.name] = list(original_lines(old, new, b.error_line))
+    return mapped
+
+
+def announced(target: Target, side: str, blockers: dict[str, dict[str, list[list[Any]]]],
+              mapped: dict[str, dict[str, list[int]]] | None = None) -> str:
     """Whether the static report foresaw a failing target: ``line`` (a blocker finding at
-    the first error's line), ``target`` (one in the target's folder or the failing file),
-    ``""`` (none: a surprise failure) or ``?`` (no report was run)."""
+    the first error's line, in the original's numbering when ``mapped`` has it),
+    ``target`` (one in the target's folder or the failing file), ``""`` (none: a
+    surprise failure) or ``?`` (no report was run)."""
     rows = blockers.get(side, {}).get(target.repo)
     if rows is None:
         return "?"
     b = target.results.get(side)
     where, line = (b.error_file, b.error_line) if b else ("", 0)
-    if any(path == where and number == line for path, number, _ in rows):
+    lines = set((mapped or {}).get(side, {}).get(target.name, [line]))
+    if any(path == where and number in lines for path, number, _ in rows):
         return "line"
     inside = target.folder in ("", ".")
     if any(path == where or inside or path.startswith(target.folder + "/")
@@ -734,6 +776,7 @@ def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
                       + (f" ({', '.join(t.name for t in broke[:5])})" if broke else "") + ".",
                       ""]
     blockers: dict[str, dict[str, list[list[Any]]]] = data.get("blockers") or {}
+    mapped: dict[str, dict[str, list[int]]] = data.get("original_lines") or {}
     for side in rocm:
         failed = [t for t in valid if not ok(t, side, "built")]
         classes: Counter[str] = Counter()
@@ -754,8 +797,8 @@ def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
             lines.append(f"| {n} | {key} | {t.name} | {where} | `{err}` |")
         lines.append("")
         if side in blockers:
-            seen = Counter(announced(t, side, blockers) for t in failed)
-            surprises = [t for t in failed if announced(t, side, blockers) == ""]
+            seen = Counter(announced(t, side, blockers, mapped) for t in failed)
+            surprises = [t for t in failed if announced(t, side, blockers, mapped) == ""]
             lines += [f"### {side}: surprise failures", "",
                       f"Of {len(failed)} failing targets, `hipport report --rocm-version "
                       f"{side.removeprefix('rocm-')}` on the original gave a blocker finding "

@@ -19,6 +19,7 @@ from hipport.polyfills import covered_names as polyfilled_names
 from hipport.rules import rule_for
 from hipport.rules.cuda_version import macro_values
 from hipport.rules.shapes import (
+    AppendArguments,
     CastArguments,
     DropArgument,
     FillEmptyCall,
@@ -197,6 +198,11 @@ def _(shape: OtherFunctionForArity, cuda: str, hip: str) -> str:
 def _(shape: KeepArguments, cuda: str, hip: str) -> str:
     params = [f"a{i}" for i in range(shape.arity)]
     return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(params[i] for i in shape.kept)})"
+
+
+@macro.register
+def _(shape: AppendArguments, cuda: str, hip: str) -> str:
+    return f"#define {cuda}(...) {hip}(__VA_ARGS__, {', '.join(shape.arguments)})"
 
 
 @macro.register

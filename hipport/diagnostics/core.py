@@ -86,6 +86,18 @@ _RENAMES = (
     _rename("HP210", "cucomplex-api", "cuComplex name with a hip_complex equivalent."),
     _rename("HP211", "cudnn-api", "cuDNN name with a MIOpen equivalent."),
     _rename("HP212", "cublaslt-api", "cuBLASLt name with a hipBLASLt equivalent."),
+    Code("HP218", "miopen-lacks", "cuDNN call with a layout, data type or mode MIOpen lacks; "
+         "left unchanged.", Severity.WARNING,
+         "MIOpen describes tensors in NCHW, or in NHWC through strides, and has no vectorised "
+         "int8 layout (`CUDNN_TENSOR_NCHW_VECT_C`); its only convolution mode is cuDNN's "
+         "`CUDNN_CROSS_CORRELATION` (no filter-flipping `CUDNN_CONVOLUTION`), and it "
+         "accumulates convolutions in float (no half or double compute type); it has no swish "
+         "activation, and its activations and max pooling no NaN-propagation option. A cuDNN "
+         "call asking for one of these is left as it is (one whose layout or mode is a "
+         "variable is left too, as HP904, since hipport cannot read which it holds): rewrite "
+         "it for a form MIOpen has (flip the filter for a true convolution, convert "
+         "int8x4/int8x32 data to plain int8).",
+         category=Category.RENAME, reference=True, ledger=Ledger.UNSUPPORTED),
 )
 
 _CODE_RULES = (

@@ -28,6 +28,11 @@ ACTIONS = {
     "emulated": "No HIP equivalent, emulated by hipport_polyfills.h: read the fallback's "
                 "semantics and cost in docs/polyfills.md.",
 }
+# Codes whose rows need another action than their status's.
+ACTIONS_BY_CODE = {
+    "HP218": "{hip} is MIOpen's, but not for the layout, mode or type these calls ask for "
+             "(HP218 at each says which): rewrite them for one MIOpen has, then convert.",
+}
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,7 @@ def build_ledger(findings: Iterable[tuple[str, LocatedFinding]], table: MappingT
         rows.append(LedgerRow(
             name, reference_library(f), status, f.code, hip, count, len(paths), tuple(where),
             entry.note if entry is not None else None,
-            ACTIONS[status].format(hip=f"`{hip}`" if hip else "the HIP name"),
+            ACTIONS_BY_CODE.get(f.code, ACTIONS[status]).format(
+                hip=f"`{hip}`" if hip else "the HIP name"),
             days, model.priority(days), frozenset(paths), blocker, *model.bounds(days, blocker)))
     return tuple(sorted(rows, key=lambda r: (-r.days, -r.occurrences, r.cuda_name, r.status)))

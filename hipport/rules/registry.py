@@ -61,6 +61,10 @@ class ArgumentRewrite(NamedTuple):
     # The HIP name to emit instead of the entry's, when this call's arguments
     # pick another HIP function (`cudaEventCreate(&e, flags)`).
     hip: str | None = None
+    # Why no HIP call can say what this one does (cuDNN's NCHW_VECT_C layout:
+    # MIOpen has none): the call is left unchanged and the reason reported as
+    # a blocker (HP218) instead of a rename; "" when the rewrite holds.
+    blocker: str = ""
 
 
 Check = Callable[[Context], Iterator[Finding]]

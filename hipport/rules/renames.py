@@ -29,7 +29,7 @@ from hipport.table.versions import (
 )
 
 
-@file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP411", "HP900", "HP901",
+@file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP218", "HP411", "HP900", "HP901",
                               "HP902", "HP903", "HP904", "HP905", *EMULATION_CODES),
            role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
@@ -183,6 +183,10 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
             yield _finding("HP904", f"`{entry.cuda}` -> `{entry.hip}` needs its arguments "
                            f"rewritten ({entry.rule}) and this use is not a plain call; "
                            "convert it by hand", ref, entry)
+            return
+        if outcome.blocker:
+            yield _finding("HP218", f"`{entry.cuda}` is left unchanged: {outcome.blocker}",
+                           ref, entry)
             return
         extra, detail, caveat = outcome.edits, outcome.detail, outcome.caveat
         if outcome.hip is not None:

@@ -58,5 +58,12 @@ class KeepArguments:
     kept: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class AppendArguments:
+    """Arguments are added after the last: ``f(a, b)`` -> ``g(a, b, false, NULL, 0)``."""
+
+    arguments: tuple[str, ...]
+
+
 Shape = (DropArgument | WrapArgument | FillEmptyCall | CastArguments | OtherFunctionForArity
-         | KeepArguments)
+         | KeepArguments | AppendArguments)

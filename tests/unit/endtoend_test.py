@@ -12,6 +12,7 @@ from benchmarks.endtoend import (
     find_targets,
     lld_dir,
     markdown,
+    original_lines,
     parse_build,
     parse_configure,
     rocm_tools,
@@ -175,3 +176,25 @@ def test_markdown_compares_releases_and_names_surprise_failures() -> None:
     assert announced(targets[1], "rocm-6.4", {}) == "?"
     assert "and **none for 1** (surprises)" in text
     assert "| r/b/CMakeLists.txt | syntax: b/y.cu:3 `b/y.cu:3:1: error: bad` |" in text
+
+
+def test_an_error_line_of_the_converted_file_maps_to_the_lines_it_came_from() -> None:
+    original = "#include <cuda.h>\n#include <cuda_runtime.h>\n#include <cublasXt.h>\nint x;\n"
+    converted = "#include <hip/hip_runtime.h>\n#include <cublasXt.h>\nint x;\n"
+    assert list(original_lines(original, converted, 2)) == [3]  # unchanged: its twin
+    assert list(original_lines(original, converted, 1)) == [1, 2]  # two includes became one
+    assert list(original_lines(original, converted, 9)) == []
+    inserted = "find_package(hip)\n#include <cuda.h>\n"
+    assert list(original_lines("#include <cuda.h>\n", inserted, 1)) == []
+    assert list(original_lines("#include <cuda.h>\n", inserted, 2)) == [1]
+
+
+def test_a_blocker_at_the_original_line_of_a_moved_error_is_at_the_line() -> None:
+    fails = Build(True, False, False, 1.0, "build", "x.cu:5:10: fatal error", "x.cu", 5,
+                  "missing header")
+    target = Target("r", "CMakeLists.txt", "cmake", {"cuda": Build(True, True, True, 1.0),
+                                                     "rocm-7.2": fails})
+    blockers = {"rocm-7.2": {"r": [["x.cu", 6, "HP901"]]}}
+    assert announced(target, "rocm-7.2", blockers) == "target"  # numbers compared as they are
+    mapped = {"rocm-7.2": {target.name: [6]}}
+    assert announced(target, "rocm-7.2", blockers, mapped) == "line"

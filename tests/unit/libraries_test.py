@@ -24,7 +24,7 @@ def test_every_reader_sees_the_same_libraries():
     assert BY_LINK_NAME["cublas"].target == "roc::hipblas"
     assert BY_TARGET["CCCL::CUB"].target == "hip::hipcub"
     assert PACKAGES == {"CUDAToolkit": "hip", "CUDA": "hip", "NCCL": "rccl", "CUB": "hipcub",
-                        "Thrust": "rocthrust"}
+                        "Thrust": "rocthrust", "CUDNN": "miopen", "cuDNN": "miopen"}
 
 
 def test_the_json_schema_lists_the_libraries_of_the_table():

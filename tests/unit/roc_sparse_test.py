@@ -3,11 +3,14 @@ against ROCm 6.4's and 7.2's headers, tools/catalogue/roc_sparse.py where it
 is wrong), and a finding at each call rocSPARSE takes otherwise."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hipport.api import convert_source
 from hipport.buildfiles import convert_build_file
 from hipport.settings import Settings
+from tests.cases_test import CASES, settings_for
 
 ROC = Settings(roc=True)
 
@@ -102,3 +105,15 @@ def test_make_links_rocsparse_and_rocsolver():
     text = "LDLIBS = -lcusparse -lcusolver\n"
     assert _build(text, "make", True) == "LDLIBS = -lrocsparse -lrocsolver\n"
     assert _build(text, "make", False) == "LDLIBS = -lhipsparse -lhipsolver\n"
+
+
+# ------------------------------------------------- libraries with no roc side --
+@pytest.mark.parametrize("case", ["cudnn_layers.cu", "cudnn_workspace.cu"])
+def test_cudnn_goes_to_miopen_in_roc_mode_too(case: str):
+    """cuDNN has no roc counterpart of its own: --roc converts it to MIOpen
+    exactly as the default mode does (the golden outputs of tests/cases)."""
+    source = (CASES / "libraries" / case).read_bytes()
+    expected = (CASES / "libraries" / case.replace(".cu", ".hip.cu")).read_text()
+    for roc in (True, False):
+        settings = replace(settings_for(source), roc=roc)
+        assert convert_source(source, settings, name=case).output.decode() == expected
