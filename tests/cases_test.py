@@ -1,7 +1,7 @@
 """Golden pairs: tests/cases/**/X.cu converts to X.hip.cu (a missing
 X.hip.cu means the file must come out unchanged).  A first line
 `// hipport-flags: --launch-syntax=hip --unsafe-fixes --rocm-version=5.2`
-sets options.  Every expected output is also compiled with the HIP compilers
+(or `--roc`) sets options.  Every expected output is also compiled with the HIP compilers
 (tests/toolchain.py) it is for: a case for one ROCm release
 (`--rocm-version=X.Y`) with that release's compiler only, any other case with
 each of them; a `// hipport-oracles: hip-5.2 rocm-6.4` line among the first
@@ -37,6 +37,8 @@ def settings_for(source: bytes) -> Settings:
             options["launch_syntax"] = "hip"
         elif flag == "--unsafe-fixes":
             options["unsafe_fixes"] = True
+        elif flag == "--roc":
+            options["roc"] = True
         elif flag.startswith("--rocm-version="):
             options["rocm_version"] = parse_target(flag.split("=", 1)[1])
         else:

@@ -23,6 +23,7 @@ from hipport.rules.shapes import (
     CastArguments,
     DropArgument,
     FillEmptyCall,
+    KeepArguments,
     OtherFunctionForArity,
     Shape,
     WrapArgument,
@@ -191,6 +192,12 @@ def _(shape: OtherFunctionForArity, cuda: str, hip: str) -> str:
     # sixth of `args..., n5, n4, n3, n2, n1,` is n<c>.
     names = ", ".join(shape.other if count == shape.arity else hip for count in range(5, 0, -1))
     return f"#define {cuda}(...) {PICK}(__VA_ARGS__, {names}, )(__VA_ARGS__)"
+
+
+@macro.register
+def _(shape: KeepArguments, cuda: str, hip: str) -> str:
+    params = [f"a{i}" for i in range(shape.arity)]
+    return f"#define {cuda}({', '.join(params)}) {hip}({', '.join(params[i] for i in shape.kept)})"
 
 
 @macro.register

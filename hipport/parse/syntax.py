@@ -18,10 +18,10 @@ from hipport.parse.digraphs import spell_out
 from hipport.parse.hip_branches import own_hip
 from hipport.parse.macros import spelling_only_parameters
 from hipport.parse.model import Analysis, Edited, Include, Launch, Reference, Role, Span
-from hipport.parse.pptokens import call_arguments, tokenize
+from hipport.parse.pptokens import Token, call_arguments, tokenize
 from hipport.parse.ranges import range_cursors
 from hipport.source import LineIndex
-from hipport.table.names import CandidateNames
+from hipport.table.names import CandidateNames, looks_like_cuda
 
 LANGUAGE = Language(tree_sitter_cuda.language())
 
@@ -154,6 +154,20 @@ def _arguments(arg_list: Node | None) -> tuple[Span, ...] | None:
                  if c.type != "comment")
 
 
+def _cuda_scope(qualified: Node) -> bool:
+    """`cudaMemcpyKind::cudaMemcpyHostToDevice` (or with a leading `::`): an
+    enumerator named through its CUDA enum, which C++11 allows for unscoped
+    enums; the enum is renamed as a scope and the enumerator with it.  A
+    scope of the user's (`ns::cudaFree`, `a::cudaError_t::x`) is not CUDA's."""
+    scope = qualified.child_by_field_name("scope")
+    if scope is None or scope.type != "namespace_identifier" or \
+            not looks_like_cuda((scope.text or b"").decode("utf-8", "replace")):
+        return False
+    outer = qualified.parent
+    return outer is None or outer.type != "qualified_identifier" or \
+        outer.child_by_field_name("scope") is None
+
+
 class SyntaxBackend:
     name = "syntax"
 
@@ -248,14 +262,17 @@ class SyntaxBackend:
         name, parent = used
         context = parent
         if parent.type == "qualified_identifier":
-            if parent.child_by_field_name("scope") is not None:
+            if parent.child_by_field_name("scope") is not None and not _cuda_scope(parent):
                 return  # `ns::cudaFree`: a member of some namespace, not CUDA's global API
             context = parent.parent or parent  # `::cudaFree`
         if context.type == "template_function" and context.parent is not None:
             context = context.parent
         role = Role.VALUE
         args = None
-        if context.type == "call_expression" and \
+        if context.type == "using_declaration" and \
+                any(child.type == "namespace" for child in context.children):
+            role = Role.NAMESPACE  # `using namespace cub;`: the directive names a namespace
+        elif context.type == "call_expression" and \
                 context.child_by_field_name("arguments") is not None:
             function = context.child_by_field_name("function")
             if function is not None and function.start_byte <= node.start_byte < function.end_byte:
@@ -316,12 +333,39 @@ class SyntaxBackend:
             # (the tokenizer gives `##` as two `#` tokens)
             if before == b"#" or (after, after2) == (b"#", b"#"):
                 continue  # stringified or token-pasted: the spelling is data
+            if (after, after2) == (b":", b":") and _scope_at(tokens, i):
+                # `cub::X` or `::cub::X` in a body: a scope, as in code; the
+                # names after it are the scope's, not the catalogue's.
+                result.references.append(Reference(name, base + tok.start, base + tok.end,
+                                                   Role.NAMESPACE))
+                continue
             args = call_arguments(tokens, i + 1)
             shifted = None if args is None else tuple((s + base, e + base) for s, e in args)
             result.references.append(Reference(
                 name, base + tok.start, base + tok.end,
                 Role.CALL if shifted is not None else Role.MACRO_BODY, shifted,
             ))
+
+
+def _scope_at(tokens: list[Token], i: int) -> bool:
+    """Whether ``tokens[i]`` (followed by `::`) is an outermost scope: nothing
+    before it, or a bare `::` (the global namespace); `a::cub::X` and
+    `T<int>::cub::X` name the user's."""
+    if i < 2 or (tokens[i - 1].text, tokens[i - 2].text) != (b":", b":"):
+        return True
+    if i == 2:
+        return True
+    before = tokens[i - 3]
+    if before.kind == "ident":
+        return before.text in _KEYWORDS_BEFORE_GLOBAL  # `typename ::cub::X`
+    return before.text != b">"
+
+
+# Keywords a global `::name` may follow (`return ::cub::Max()(a, b)`): not scopes.
+_KEYWORDS_BEFORE_GLOBAL = frozenset(
+    b"typename return new delete using typedef case throw sizeof alignof const volatile "
+    b"static inline extern constexpr friend virtual template struct class operator else do "
+    b"co_return co_yield".split())
 
 
 def _parameters(body: Node) -> list[bytes]:

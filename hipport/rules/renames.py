@@ -52,10 +52,18 @@ def rename_references(ctx: Context) -> Iterator[Finding]:
         if entry is None:
             yield Finding("HP900", f"`{ref.name}` looks like a CUDA API but is not in the "
                           "catalogue; left unchanged", ref.start, ref.end, cuda_name=ref.name)
-        elif entry.kind == "header" or (entry.kind == "namespace") != (ref.role is Role.NAMESPACE):
+        elif entry.kind == "header" or not _role_fits(entry, ref):
             continue  # e.g. a namespace name used as a variable: not this entry
         else:
             yield from _convert(ctx, ref, entry)
+
+
+def _role_fits(entry: Mapping, ref: Reference) -> bool:
+    """A namespace entry is renamed where the name is used as a scope; a
+    scope may also be a CUDA enum or class (`cudaMemcpyKind::cudaMemcpyHostToDevice`)."""
+    if ref.role is Role.NAMESPACE:
+        return entry.kind in ("namespace", "type", "enum")
+    return entry.kind != "namespace"
 
 
 # Macros HIP's NVIDIA platform defines empty (hip/hip_common.h): `#if

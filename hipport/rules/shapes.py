@@ -50,6 +50,15 @@ class OtherFunctionForArity:
 
 
 @dataclass(frozen=True)
+class KeepArguments:
+    """Of ``arity`` arguments only those at ``kept`` are passed on, in order:
+    ``f(a, b, w, n, i)`` -> ``g(a, b, i)``."""
+
+    arity: int
+    kept: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class AppendArguments:
     """Arguments are added after the last: ``f(a, b)`` -> ``g(a, b, false, NULL, 0)``."""
 
@@ -57,4 +66,4 @@ class AppendArguments:
 
 
 Shape = (DropArgument | WrapArgument | FillEmptyCall | CastArguments | OtherFunctionForArity
-         | AppendArguments)
+         | KeepArguments | AppendArguments)

@@ -72,6 +72,23 @@ FIXES = [
                  id="global-scope-namespace-call"),
     pytest.param("typedef ::cub::BlockReduce<int, 128> R;",
                  "typedef ::hipcub::BlockReduce<int, 128> R;", id="global-scope-namespace-type"),
+    # ... in a #define body too, and in a using-directive.
+    pytest.param("#define SUM(t, b, i, o, n) ::cub::DeviceReduce::Sum(t, b, i, o, n)\n",
+                 "#define SUM(t, b, i, o, n) ::hipcub::DeviceReduce::Sum(t, b, i, o, n)\n",
+                 id="global-scope-namespace-define-body"),
+    pytest.param("#define TS typename ::cub::BlockReduce<int, 128>::TempStorage\n"
+                 "#define R(a, b) return cub::Max()(a, b)\n",
+                 "#define TS typename ::hipcub::BlockReduce<int, 128>::TempStorage\n"
+                 "#define R(a, b) return hipcub::Max()(a, b)\n", id="namespace-define-body"),
+    pytest.param("using namespace cub;\nusing namespace ::cub;\n",
+                 "using namespace hipcub;\nusing namespace ::hipcub;\n", id="using-directive"),
+    # An enumerator named through its enum (C++11 allows it for unscoped enums).
+    pytest.param("auto k = cudaMemcpyKind::cudaMemcpyHostToDevice;\n"
+                 "bool ok(cudaError_t e) { return e == ::cudaError_t::cudaSuccess; }\n"
+                 "#define K cudaMemcpyKind::cudaMemcpyDeviceToHost\n",
+                 "auto k = hipMemcpyKind::hipMemcpyHostToDevice;\n"
+                 "bool ok(hipError_t e) { return e == ::hipError_t::hipSuccess; }\n"
+                 "#define K hipMemcpyKind::hipMemcpyDeviceToHost\n", id="enumerator-through-enum"),
     # HIP's NVIDIA platform defines __HIPCC__ empty: `#elif __HIPCC__` would
     # be an error there (issue 33), `defined(__HIPCC__)` is valid everywhere.
     pytest.param("#if 0\n#elif __CUDACC__\nint a;\n#endif\n",

@@ -18,6 +18,15 @@ NOOPS = [
     pytest.param("typedef mylib::cub::BlockReduce<int, 128> R;\n", id="user-nested-cub"),
     pytest.param("typedef ::mylib::cub::BlockReduce<int, 128> R;\n",
                  id="user-nested-cub-global-scope"),
+    pytest.param("#define R mylib::cub::BlockReduce<int, 128>\n"
+                 "#define S ::mylib::cub::Sum\n#define T Outer<int>::cub::X\n",
+                 id="user-nested-cub-define-body"),
+    pytest.param("#define GET(o) o.cub\nint cub = 0;\nvoid f() { cub = 1; }\n",
+                 id="cub-not-a-scope"),
+    pytest.param("using namespace mylib::cub;\nusing namespace thrust;\n",
+                 id="user-nested-using-directive"),
+    pytest.param("auto k = mylib::cudaMemcpyKind::cudaMemcpyHostToDevice;\n"
+                 "auto j = Holder<int>::cudaSuccess;\n", id="enumerator-through-user-scope"),
     pytest.param("namespace mylib { int cudaFree(void*); }\n", id="declared-in-namespace"),
     pytest.param("int cudaMalloc(void** p, unsigned long n);\n"
                  "void f() { cudaMalloc(&p, 4); }\n", id="file-declares-same-name-function"),

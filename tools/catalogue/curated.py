@@ -90,6 +90,13 @@ CURATED: dict[str, Entry] = {
                      "deprecated in its favour)"},
     "cudaHostAlloc": {"hip": "hipHostMalloc", "kind": "function", "note":
                       "same arguments; cudaHostAlloc* flags map to hipHostMalloc* flags"},
+    # HIP 5.x's deprecated hipHostAlloc passes its flags to the device allocator
+    # (libamdhip64 5.2: the same internal call as hipMalloc, with the caller's
+    # flags): cuMemHostAlloc(&p, n, 0) got device memory the host cannot touch.
+    "cuMemHostAlloc": {"hip": "hipHostMalloc", "kind": "function", "note":
+                       "hipHostMalloc on every ROCm release checked: HIP 5.x's hipHostAlloc "
+                       "(deprecated there) allocates device memory; CU_MEMHOSTALLOC_* flags "
+                       "map to hipHostMalloc* flags of the same values"},
     "cudaHostAllocDefault": {"hip": "hipHostMallocDefault", "kind": "macro"},
     "cudaHostAllocPortable": {"hip": "hipHostMallocPortable", "kind": "macro"},
     "cudaHostAllocMapped": {"hip": "hipHostMallocMapped", "kind": "macro"},

@@ -34,6 +34,10 @@ LIBRARY_PATHS: dict[str, tuple[str, ...]] = {
     "hipfft": ("hipfft",),
     "hipsparse": ("hipsparse",),
     "hipsolver": ("hipsolver",),
+    # --roc's cuSPARSE and cuSOLVER targets; rocSOLVER's handle, stream, status
+    # and enums are rocBLAS's.
+    "rocsparse": ("rocsparse",),
+    "rocsolver": ("rocsolver", "rocblas"),
     "hipcub": ("hipcub",),
     "rocthrust": ("thrust",),
     "rccl": ("rccl",),

@@ -1,5 +1,6 @@
 """The ``roc:`` targets of the catalogue (`hipport convert --roc`): cuBLAS to
-rocBLAS and cuRAND to rocRAND, the ROCm libraries themselves rather than
+rocBLAS, cuRAND to rocRAND, cuSPARSE to rocSPARSE and cuSOLVER to rocSOLVER,
+the ROCm libraries themselves rather than
 their hip* wrappers.
 
 Facts come from HIPIFY's ``docs/tables/*_supported_by_HIP_and_ROC.md`` (its
@@ -16,8 +17,9 @@ failing to compile renamed.  ``CURATED`` holds what a person decided
     python -m tools.catalogue.roc --hipify-tables HIPIFY/docs/tables \\
         --cuda-include .toolchain/cuda-extra/include [--write]
 
-Adding a library (cuSPARSE: rocSPARSE) is a line in ``ROC_LIBRARIES`` and
-its header folder in ``hip_headers.LIBRARY_PATHS``.
+Adding a library is a line in ``ROC_LIBRARIES`` and its header folder in
+``hip_headers.LIBRARY_PATHS``; cuSPARSE's and cuSOLVER's hand decisions are
+in roc_sparse.py and roc_solver.py.
 """
 from __future__ import annotations
 
@@ -26,11 +28,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
 from .evidence import Evidence, evidence_for
+from .roc_solver import decide as solver_decision
+from .roc_sparse import CURATED as SPARSE_CURATED
 from .signatures import (
     Declared,
     Prototype,
@@ -46,7 +50,12 @@ REPO = Path(__file__).resolve().parents[2]
 ROC_LIBRARIES: dict[str, tuple[str, str]] = {
     "cublas": ("CUBLAS_API_supported_by_HIP_and_ROC", "rocblas"),
     "curand": ("CURAND_API_supported_by_HIP_and_ROC", "rocrand"),
+    "cusparse": ("CUSPARSE_API_supported_by_HIP_and_ROC", "rocsparse"),
+    "cusolver": ("CUSOLVER_API_supported_by_HIP_and_ROC", "rocsolver"),
 }
+# Where a call that takes other arguments is documented (default: rocBLAS/rocRAND).
+DOCUMENTATION = {"cusparse": "its rocSPARSE documentation",
+                 "cusolver": "its rocSOLVER documentation"}
 
 _GEMM_EX = ("{roc} also takes the output matrix D with its type and leading dimension (pass "
             "C, its type and ldc again to compute in place), a rocblas_gemm_algo "
@@ -116,6 +125,10 @@ CURATED.update({name: {"status": "unsupported", "note": "rocRAND's Sobol states 
 CURATED["CURAND_VERSION"] = {"status": "unsupported", "note": "ROCRAND_VERSION is rocRAND's own "
                              "version (major * 100000 + minor * 100 + patch), not cuRAND's"}
 CURATED["CURAND_RNG_TEST"] = {"status": "unsupported", "note": "rocRAND has no test generator"}
+# cuSPARSE: where HIPIFY's column is wrong (tools/catalogue/roc_sparse.py);
+# cuSOLVER: rocSOLVER's own shape of each routine (tools/catalogue/roc_solver.py).
+CURATED.update(SPARSE_CURATED)
+DECIDERS: dict[str, Callable[[str], dict[str, Any] | None]] = {"cusolver": solver_decision}
 
 # Names HIPIFY's tables lack that a person found in the roc headers: checked
 # like HIPIFY's (declared in a header set, same arguments).
@@ -171,15 +184,17 @@ class Decided:
 
 
 def _arity_note(cuda: str, roc: str, cuda_protos: list[Prototype],
-                roc_protos: list[Prototype]) -> str:
+                roc_protos: list[Prototype],
+                documentation: str = "the rocBLAS/rocRAND documentation of it") -> str:
     mine = "/".join(sorted({str(len(p)) for p in cuda_protos}))
     theirs = "/".join(sorted({str(len(p)) for p in roc_protos}))
     return (f"{roc} takes {theirs} arguments where {cuda} takes {mine}: rewrite the call "
-            "by hand (see the rocBLAS/rocRAND documentation of it)")
+            f"by hand (see {documentation})")
 
 
 def signature_note(cuda: str, roc: str, names: dict[str, str], cuda_decl: Declared,
-                   roc_decl: Declared) -> str | None:
+                   roc_decl: Declared,
+                   documentation: str = "the rocBLAS/rocRAND documentation of it") -> str | None:
     """Why a call of ``cuda`` does not compile renamed to ``roc``; None when
     it does (or when either prototype is not one this scanner models)."""
     cuda_protos = cuda_decl.prototypes_of(cuda)
@@ -189,7 +204,7 @@ def signature_note(cuda: str, roc: str, names: dict[str, str], cuda_decl: Declar
     proto = cuda_protos[0]
     same = [p for p in roc_protos if len(p) == len(proto)]
     if not same:
-        return _arity_note(cuda, roc, cuda_protos, roc_protos)
+        return _arity_note(cuda, roc, cuda_protos, roc_protos, documentation)
     found = [stricter((cuda, roc, ""), proto, p, names, cuda_decl, roc_decl) for p in same]
     if not all(found):
         return None
@@ -235,6 +250,8 @@ def decide(library: str, entries: list[dict[str, Any]], hipify: dict[str, str],
     for entry in entries:
         cuda = entry["cuda"]
         curated = CURATED.get(cuda)
+        if curated is None and library in DECIDERS:
+            curated = DECIDERS[library](cuda)
         name: str | None = curated.get("name") if curated else \
             hipify.get(cuda) or EXTRA.get(cuda) or derived(cuda, hipify)
         if curated is not None and name is None:
@@ -251,7 +268,8 @@ def decide(library: str, entries: list[dict[str, Any]], hipify: dict[str, str],
         if rng.deprecated is not None:
             roc["status"] = "deprecated"
         if curated is None and entry.get("kind") == "function":
-            why = signature_note(cuda, name, names, cuda_decl, roc_decl)
+            why = signature_note(cuda, name, names, cuda_decl, roc_decl,
+                                 *([DOCUMENTATION[library]] if library in DOCUMENTATION else []))
             if why is not None:
                 roc["applicability"] = "unsafe"
                 roc["note"] = why
@@ -274,6 +292,8 @@ def decide_headers(entries: list[dict[str, Any]], ev: Evidence) -> Decided:
         if roc is None or entry.get("library") not in roc_of:
             continue
         fields: dict[str, Any] = {"name": roc} if isinstance(roc, str) else dict(roc)
+        if "name" not in fields:
+            continue  # no roc header (cusolverSp.h): nothing to date
         rng = ev.header(roc_of[entry["library"]], fields["name"])
         if not rng.present:
             out.undeclared[entry["cuda"]] = fields["name"]
