@@ -159,24 +159,26 @@ def stage_table(stats: Stats, total: float) -> list[tuple[str, float]]:
     findings = cumulative(stats, "convert.py", "collect_findings")
     analysed = called_from(stats, "syntax.py", "analyze", "convert.py", "collect_findings")
     second = cumulative(stats, "convert.py", "__call__")  # SourceVerifier: the check
-    return [
+    # Build files end in the same apply_findings as sources: kept apart.
+    build = cumulative(stats, "buildfiles/__init__.py", "convert_build_file")
+    applying = cumulative(stats, "convert.py", "apply_findings") - second - called_from(
+        stats, "convert.py", "apply_findings", "buildfiles/__init__.py", "convert_build_file")
+    rows = [
         ("plan (discovery, targets, refusals)", cumulative(stats, "pipeline.py", "plan")),
         ("reading sources", cumulative(stats, "replace.py", "read_source")),
         ("tree-sitter parse (C), both passes", parse),
         ("tree-sitter query captures (C), both passes", captures),
         ("Python walk over nodes/captures, both passes", analyze - parse - captures),
         ("rules, both passes (analysis excluded)", findings - analysed),
-        ("applying edits (apply_findings without the check)",
-         cumulative(stats, "convert.py", "apply_findings") - second),
+        ("applying edits to sources (apply_findings without the check)", applying),
+        ("build files (CMake, Make): read, rules, edits, second pass", build),
         ("writing outputs (deliver)", cumulative(stats, "delivery.py", "deliver")),
-        ("everything else (start-up of the command, catalogue, results)",
-         total - parse - captures - (analyze - parse - captures) - (findings - analysed)
-         - (cumulative(stats, "convert.py", "apply_findings") - second)
-         - cumulative(stats, "delivery.py", "deliver") - cumulative(stats, "pipeline.py", "plan")
-         - cumulative(stats, "replace.py", "read_source")),
-        ("total (convert command, imports excluded)", total),
-        ("  of which the second-pass check (parse+walk+rules)", second),
     ]
+    rest = total - sum(seconds for _, seconds in rows)
+    return [*rows,
+            ("everything else (start-up of the command, catalogue, results)", rest),
+            ("total (convert command, imports excluded)", total),
+            ("  of which the second-pass check (parse+walk+rules)", second)]
 
 
 def main() -> None:

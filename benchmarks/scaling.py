@@ -41,7 +41,8 @@ def main() -> None:
             files, size = generate(corpus, scale)
             lines = sum(p.read_bytes().count(b"\n") for p in corpus.rglob("*") if p.is_file())
             for jobs in (1, 2):
-                cold, cached = measure(corpus, jobs, args.repeat, args.out_root)
+                cold_run, cached_run = measure(corpus, jobs, args.repeat, args.out_root)
+                cold, cached = cold_run.wall, cached_run.wall
                 mb = size / 1e6
                 rows.append(f"| {scale}x | {files} | {mb:.2f} | {lines} | {jobs} | {cold:.2f} | "
                             f"{mb / cold:.2f} | {lines / cold:.0f} | {files / cold:.0f} | "

@@ -36,6 +36,11 @@ _RDNA = re.compile(r"gfx1[0-9]{3}[a-z]?")
 _IMAGE_CALL = re.compile(rb"\b(?:" + b"|".join(
     re.escape(n.encode()) for n in sorted(IMAGE_FUNCTIONS, key=len, reverse=True))
     + rb")\s*[<(]")
+# Each name starts with one of these: a file with neither (most) is passed
+# by two memory scans instead of the pattern's try at every word.
+_IMAGE_PREFIXES = (b"tex", b"surf")
+if not all(n.encode().startswith(_IMAGE_PREFIXES) for n in IMAGE_FUNCTIONS):
+    raise RuntimeError("an image function outside _IMAGE_PREFIXES: widen the prefilter")
 
 
 def processor(arch: str) -> str:
@@ -54,6 +59,8 @@ def without_images(archs: Iterable[str]) -> list[str]:
 
 
 def reads_textures(data: bytes) -> bool:
+    if not any(prefix in data for prefix in _IMAGE_PREFIXES):
+        return False
     return _IMAGE_CALL.search(data) is not None
 
 

@@ -272,14 +272,16 @@ def _check_writable(jobs: Sequence[Job], generated: Sequence[Generated], mode: M
 def _check_output_folders(jobs: Sequence[Job], out: Path) -> None:
     """Every folder of the output tree that already exists must be a real
     folder: writing through a symbolic link could land in the input."""
-    checked: set[Path] = {out}
+    checked: set[Path] = {out}  # and the folders above it, which are not checked
     for job in jobs:
         if job.target is None:
             continue
         for folder in reversed(job.target.parents):
-            if folder in checked or not folder.is_relative_to(out):
+            if folder in checked:
                 continue
             checked.add(folder)
+            if not folder.is_relative_to(out):
+                continue
             if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
                 what = "a symbolic link" if folder.is_symlink() else "not a folder"
                 raise UsageError(f"{display_path(folder)} in the output tree is {what}; "

@@ -25,11 +25,18 @@ _COMPARISONS = frozenset({
     "STRLESS", "STRGREATER", "STREQUAL", "STRLESS_EQUAL", "STRGREATER_EQUAL", "MATCHES"})
 _CONDITIONS = frozenset({"if", "elseif", "while"})
 CODE = "HP620"
+# Every variable above holds this word, so a command without it reads none
+# (most commands of a CMake file: the test costs less than its words).
+NEEDLE = "CUDA"
+if not all(NEEDLE in name for name in _VERSIONS):
+    raise RuntimeError(f"a CUDA version variable without {NEEDLE!r}: widen the prefilter")
 
 
 def cuda_versions(p: CMakePass, cmd: Command) -> None:
     """HP620 for each CUDA version a command reads: ``${VAR}`` anywhere, and
     a bare ``VAR`` compared in a condition, become the assumed version."""
+    if p.text.find(NEEDLE, cmd.start, cmd.end) < 0:
+        return
     major, minor = p.options.assume_cuda_version
     values = {"X.Y": f"{major}.{minor}", "X": str(major), "Y": str(minor)}
     words = cmd.words

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.code_objects import DEVICE_OUTPUT_PROPERTIES, device_output_property
+from hipport.buildfiles.cmake.cuda_version import NEEDLE
 from hipport.buildfiles.cmake.passes import CMakePass
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.libraries import BY_LINK_NAME, looks_like_cuda_library
@@ -31,6 +32,8 @@ def rename_names(p: CMakePass, cmd: Command) -> None:
                      a.start, a.end)
             continue
         _targets_in(p, a)
+        if p.text.find(NEEDLE, a.value_start, a.value_end) < 0:
+            continue  # no name _name handles (each holds the needle)
         for ident in identifiers(p.text, a.value_start, a.value_end):
             if not _may_rename(ident.text):
                 continue  # most words: nothing _name would do
@@ -65,6 +68,10 @@ def _targets_in(p: CMakePass, a: Argument) -> None:
 
 _NAMES_HANDLED = frozenset({"CUDA", *N.VARIABLE_TARGETS, *N.VARIABLE_RENAMES,
                             *N.VARIABLES_REPORTED})
+
+
+if not all(NEEDLE in name for name in _NAMES_HANDLED):
+    raise RuntimeError(f"a CMake name handled without {NEEDLE!r}: widen the prefilter")
 
 
 def _may_rename(name: str) -> bool:

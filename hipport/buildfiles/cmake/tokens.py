@@ -7,6 +7,7 @@ Text is the file decoded as latin-1, so string offsets are byte offsets."""
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -49,8 +50,8 @@ class Command:
     end: int  # after ')'
     args: tuple[Argument, ...]
 
-    @property
-    def lname(self) -> str:
+    @functools.cached_property
+    def lname(self) -> str:  # asked for by every pass over every command: kept
         return self.name.lower()
 
     @property

@@ -25,6 +25,9 @@ DIRECTIVES = frozenset({"ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "in
                         "-include", "sinclude", "define", "endef", "export", "unexport",
                         "override", "undefine", "vpath", "private"})
 _OPERATORS = (":::=", "::=", ":=", "?=", "+=", "!=", "=")
+# Characters that may start an operator or end the search (a rule's `:`, `;`):
+# any other character is passed over without trying each operator on it.
+_STOPS = frozenset(op[0] for op in _OPERATORS) | {":", ";"}
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def _assignment(text: str, start: int, end: int) -> tuple[Word, str, int] | None
             continue
         if depth and c in ")}":
             depth -= 1
-        elif not depth:
+        elif not depth and c in _STOPS:
             for op in _OPERATORS:
                 if text.startswith(op, i):
                     return _named(text, start, i, op, i + len(op))
