@@ -314,15 +314,6 @@ def test_cufft_stays_hipfft_with_roc():
     assert "hipfftPlan1d" in _roc(text)[0]
 
 
-def test_cudnn_goes_to_miopen_with_roc_as_without():
-    # MIOpen is the only ROCm counterpart of cuDNN: --roc leaves its targets as they are
-    text = "#include <cudnn.h>\ncudnnHandle_t h; cudnnCreate(&h); cudnnDestroy(h);\n"
-    out = _roc(text)[0]
-    assert out == convert_source(text, Settings(), name="t.cpp").output.decode()
-    assert out == ("#include <miopen/miopen.h>\n"
-                   "miopenHandle_t h; miopenCreate(&h); miopenDestroy(h);\n")
-
-
 # ------------------------------------------------------------ the commands --
 def _cli(*args: str):
     from click.testing import CliRunner
