@@ -33,6 +33,7 @@ CUDA_HEADER_PREFIXES = (
 def rewrite_includes(ctx: Context) -> Iterator[Finding]:
     seen: set[tuple[int, str]] = set()  # (conditional block, final target)
     included: set[str] = set()  # HIP headers included so far, in any block
+    complex_chosen = False  # HIP_COMPLEX_MACRO written before a rocBLAS include above
     # In file order: which of two includes is the duplicate must not depend on the
     # order the front end happened to find them (tree-sitter captures are unordered).
     for inc in sorted(ctx.analysis.includes, key=lambda i: i.start):
@@ -78,10 +79,17 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
         seen.add(key)
         if entry.hip == entry.cuda:
             continue
-        fix = Fix((Edit(inc.start, inc.end, entry.hip.encode()),),
-                  title=f"Include <{entry.hip}>")
-        yield Finding("HP302", f"<{entry.cuda}> -> <{entry.hip}>", inc.start, inc.end,
-                      fix=fix, **common)
+        edit = Edit(inc.start, inc.end, entry.hip.encode())
+        message = f"<{entry.cuda}> -> <{entry.hip}>"
+        if entry.hip.startswith(_ROCBLAS_COMPLEX_HEADERS) and not complex_chosen \
+                and inc.alone_on_line:
+            complex_chosen = True
+            newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
+            edit = Edit(inc.line_start, inc.end, newline.join(_HIP_COMPLEX_LINES) + newline
+                        + ctx.data[inc.line_start:inc.start] + entry.hip.encode())
+            message += f", after #define {HIP_COMPLEX_MACRO} (rocBLAS takes HIP's complex types)"
+        fix = Fix((edit,), title=f"Include <{entry.hip}>")
+        yield Finding("HP302", message, inc.start, inc.end, fix=fix, **common)
         if entry.cxx_only and _is_c_file(ctx):
             yield Finding("HP511", f"<{entry.hip}> compiles only as C++: this C file must be "
                           "compiled as C++ to include it", inc.start, inc.end)
@@ -95,6 +103,15 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
                           library=entry.library)
         included.add(entry.hip)
 
+
+# rocBLAS's complex types are classes of its own under hipcc unless this macro is
+# defined before rocblas.h (rocsolver.h includes it); then they are HIP's
+# hipFloatComplex/hipDoubleComplex, which cuComplex code converts to, so
+# cublasCgemm & co. become rocblas_cgemm & co. by name (--roc).
+HIP_COMPLEX_MACRO = "ROCM_MATHLIBS_API_USE_HIP_COMPLEX"
+_HIP_COMPLEX_LINES = (f"#ifndef {HIP_COMPLEX_MACRO}".encode(),
+                      f"#define {HIP_COMPLEX_MACRO}".encode(), b"#endif")
+_ROCBLAS_COMPLEX_HEADERS = ("rocblas/", "rocsolver/")
 
 # HIP headers that redefine each other's helpers when one unit includes both:
 # ROCm 7.2's hip_fp4.h and hip_fp6.h each define internal::half_to_f16 & co.

@@ -29,8 +29,11 @@ def _converted(tmp_path: Path, oracle_name: str) -> tuple[Path, object]:
     lists = (source / "CMakeLists.txt").read_text()
     assert "roc::rocblas" in lists and "roc::rocrand" in lists and "hipblas" not in lists
     assert "find_package(rocblas REQUIRED)" in lists and "find_package(rocrand REQUIRED)" in lists
-    assert "rocblas_sgemm(handle, rocblas_operation_none, rocblas_operation_transpose" in \
-        (source / "blas.cu").read_text()
+    blas = (source / "blas.cu").read_text()
+    assert "rocblas_sgemm(handle, rocblas_operation_none, rocblas_operation_transpose" in blas
+    assert "rocblas_cgemm(handle, rocblas_operation_none, " \
+        "rocblas_operation_conjugate_transpose" in blas
+    assert blas.index("#define ROCM_MATHLIBS_API_USE_HIP_COMPLEX") < blas.index("<rocblas/")
     assert "rocrand_create_generator(&gen, ROCRAND_RNG_PSEUDO_PHILOX4_32_10)" in \
         (source / "rand_host.cu").read_text()
     assert "rocrand_init(seed, id, 0, &states[id])" in (source / "rand_device.cu").read_text()

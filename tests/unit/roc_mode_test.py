@@ -134,11 +134,16 @@ def test_a_bad_roc_mapping_is_refused_with_its_key_path(entry: str, message: str
         parse_mapping_file(text, "rules.yaml")
 
 
+HIP_COMPLEX = ("#ifndef ROCM_MATHLIBS_API_USE_HIP_COMPLEX\n"
+               "#define ROCM_MATHLIBS_API_USE_HIP_COMPLEX\n#endif\n")
+
+
 def test_a_header_gets_the_roc_header_and_its_guard():
     table = load_table().in_mode(True)
     text = "#include <cublas_v2.h>\n#ifdef CUBLAS_V2_H_\nint x;\n#endif\n"
     out = convert_source(text, ROC, table).output.decode()
-    assert out == "#include <rocblas/rocblas.h>\n#ifdef ROCBLAS_H\nint x;\n#endif\n"
+    assert out == (HIP_COMPLEX + "#include <rocblas/rocblas.h>\n#ifdef ROCBLAS_H\nint x;\n"
+                   "#endif\n")
     # The same text in the default mode: hipBLAS.
     out = convert_source(text, Settings()).output.decode()
     assert out == "#include <hipblas/hipblas.h>\n#ifdef HIPBLAS_H\nint x;\n#endif\n"
@@ -269,7 +274,7 @@ def test_lookalikes_stay_with_roc(text: str):
      "#include <rocrand/rocrand_kernel.h>\n#ifdef ROCRAND_KERNEL_H_\n#endif\n"),
     ("#include <curand.h>\n#include <curand_normal.h>\n",
      "#include <rocrand/rocrand.h>\n#include <rocrand/rocrand_normal.h>\n"),
-    ("#include <cublas_api.h>\n", "#include <rocblas/rocblas.h>\n"),
+    ("#include <cublas_api.h>\n", HIP_COMPLEX + "#include <rocblas/rocblas.h>\n"),
 ])
 def test_roc_headers_and_guards(before: str, after: str):
     assert _roc(before)[0] == after
@@ -286,11 +291,30 @@ def test_gemm_ex_is_left_with_what_to_change():
     assert out.startswith("rocblas_gemm_ex(h, rocblas_operation_none")
 
 
-def test_complex_routines_say_how_to_pass_hip_complex():
-    _, findings = _roc("cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, a, A, m, B, k, b, C, "
-                       "m);\n")
-    (code, message), = [f for f in findings if "cublasCgemm" in f[1]]
-    assert code == "HP904" and "ROCM_MATHLIBS_API_USE_HIP_COMPLEX" in message
+def test_complex_routines_are_renamed_with_hip_complex_types():
+    text = ("// blas\n#include <cuComplex.h>\n  #include <cublas_v2.h>\n"
+            "#include <cublas_api.h>\n"
+            "cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, a, A, m, B, k, b, C, m);\n")
+    out, findings = _roc(text)
+    assert out == ("// blas\n#include <hip/hip_complex.h>\n"
+                   "#ifndef ROCM_MATHLIBS_API_USE_HIP_COMPLEX\n"
+                   "#define ROCM_MATHLIBS_API_USE_HIP_COMPLEX\n#endif\n"
+                   "  #include <rocblas/rocblas.h>\n"  # the macro once, before the first
+                   "rocblas_cgemm(h, rocblas_operation_none, rocblas_operation_none, m, n, k, "
+                   "a, A, m, B, k, b, C, m);\n"), findings
+    assert not [code for code, _ in findings if code == "HP904"]
+
+
+def test_the_hip_complex_macro_is_written_only_before_a_rocblas_include():
+    crlf = "#include <rocsolver/x.h>\r\n#include <cusolverDn.h>\r\n"
+    out = _roc(crlf)[0]  # rocSOLVER includes rocblas.h, so it takes the macro too
+    assert out == ("#include <rocsolver/x.h>\r\n#ifndef ROCM_MATHLIBS_API_USE_HIP_COMPLEX\r\n"
+                   "#define ROCM_MATHLIBS_API_USE_HIP_COMPLEX\r\n#endif\r\n"
+                   "#include <rocsolver/rocsolver.h>\r\n")
+    for text in ("#include <cublas_v2.h>\n", "#include <curand.h>\n#include <cufft.h>\n"):
+        for settings in (Settings(), Settings(roc=True)):
+            out = convert_source(text, settings, name="t.cpp").output.decode()
+            assert ("ROCM_MATHLIBS" in out) == (settings.roc and "cublas" in text), out
 
 
 def test_a_lapack_routine_points_to_rocsolver():
@@ -339,7 +363,7 @@ def test_convert_report_and_check_take_roc(tmp_path: Path):
 def test_mappings_show_and_list_give_the_roc_target():
     shown = _cli("mappings", "show", "cublasSgemm_v2", "cublasCgemm_v2")
     assert "  --roc: rocblas_sgemm; supported; ROCm added 6.4" in shown.output
-    assert "  --roc: rocblas_cgemm; supported (unsafe);" in shown.output
+    assert "  --roc: rocblas_cgemm; supported; ROCm added 6.4" in shown.output
     listed = _cli("mappings", "list", "--roc", "--library", "curand")
     assert "curandCreateGenerator\trocrand_create_generator\tfunction\tcurand\tsupported" \
         in listed.output

@@ -20,12 +20,6 @@ from hipport.rules.rocsolver_arguments import ROUTINES
 
 Decision = dict[str, Any]
 
-# rocSOLVER's complex routines take rocBLAS's complex classes, which HIP's
-# types (what cuComplex and cuDoubleComplex become) are only with this macro.
-COMPLEX_NOTE = ("{roc} takes rocblas_float_complex/rocblas_double_complex pointers, not "
-                "hipFloatComplex/hipDoubleComplex: define ROCM_MATHLIBS_API_USE_HIP_COMPLEX "
-                "before including rocsolver.h (the types are then HIP's, of the same layout) "
-                "or cast those pointers")
 BUFFER_SIZE_NOTE = ("rocSOLVER has no workspace-size query: it sizes and allocates its "
                     "workspace itself (rocblas_set_workspace hands it memory of your own); "
                     "delete the query and the buffer it sized, the {routine} call takes no "
@@ -113,8 +107,9 @@ def decide(cuda: str) -> Decision | None:
     notes = []
     if routine in _BY_HAND:
         notes.append(_BY_HAND[routine].format(roc=roc, cuda=cuda))
-    if kind in "CZ":
-        notes.append(COMPLEX_NOTE.format(roc=roc))
+    # Complex routines (C, Z) take rocBLAS's complex types, which are HIP's in a
+    # converted file: hipport defines ROCM_MATHLIBS_API_USE_HIP_COMPLEX before
+    # its first rocSOLVER include (hipport/rules/includes.py).
     if notes:
         decision["applicability"] = "unsafe"
         decision["note"] = "; ".join(notes)

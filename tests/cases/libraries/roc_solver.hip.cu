@@ -2,6 +2,9 @@
 // hipport-oracles: rocm-6.4 rocm-7.2
 // cuSOLVER's LU and QR as rocSOLVER (--roc): a rocBLAS handle, no workspace.
 #include <hip/hip_runtime.h>
+#ifndef ROCM_MATHLIBS_API_USE_HIP_COMPLEX
+#define ROCM_MATHLIBS_API_USE_HIP_COMPLEX
+#endif
 #include <rocsolver/rocsolver.h>
 
 int solve(float* A, double* C, int n, int lda, float* B, int* ipiv, int* info)

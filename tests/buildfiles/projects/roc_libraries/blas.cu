@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <cuda_runtime.h>
+#include <cuComplex.h>
 #include <cublas_v2.h>
 
 #define CHECK_CUBLAS(call)                                                   \
@@ -48,6 +49,14 @@ int run(int n) {
                            CUBLAS_DIAG_NON_UNIT, n, n, &alpha, a, n, b, n));
   CHECK_CUBLAS(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a,
                                          n, 0, b, n, 0, &beta, c, n, 0, 1));
+  // Complex routines: rocBLAS takes HIP's complex types once the converted file
+  // defines ROCM_MATHLIBS_API_USE_HIP_COMPLEX before including it.
+  cuComplex* ca;
+  cudaMalloc(&ca, n * n * sizeof(cuComplex));
+  const cuComplex calpha = make_cuComplex(1.0f, 0.0f);
+  CHECK_CUBLAS(cublasCgemm(handle, CUBLAS_OP_N, CUBLAS_OP_C, n, n, n, &calpha, ca, n, ca, n,
+                           &calpha, ca, n));
+  CHECK_CUBLAS(cublasCaxpy(handle, n, &calpha, ca, 1, ca + n, 1));
   float host[4] = {1, 2, 3, 4};
   CHECK_CUBLAS(cublasSetVector(4, sizeof(float), host, 1, x, 1));
   CHECK_CUBLAS(cublasGetVector(4, sizeof(float), x, 1, host, 1));
