@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -304,12 +305,24 @@ def rocm_side(release: str = "6.4", cache: Path = TOOLCHAIN_CACHE) -> Side:
     env = {"HIP_PLATFORM": "amd", "HIPCC_LINK_FLAGS_APPEND": "-fuse-ld=lld"}
     version = (hip_version(str(tools / "hipcc")) or "?") + tool_version([str(cmake),
                                                                          "--version"])
+    version += oracle_stamp(root)
     flags = f"-fuse-ld=lld -B{lld_dir(root)}"
     return Side(f"rocm-{release}", str(cmake), str(make),
                 (f"-DCMAKE_HIP_ARCHITECTURES={HIP_ARCH}",
                  *(f"-DCMAKE_{kind}_LINKER_FLAGS={flags}"
                    for kind in ("EXE", "SHARED", "MODULE"))),
                 tuple(sorted(env.items())), version)
+
+
+def oracle_stamp(root: Path) -> str:
+    """What the chroot holds beyond its compiler's version (its packages, runtime
+    libraries and checks: the setup script's stamp), so that cached builds of an
+    oracle rebuilt with other packages are not taken for this one's."""
+    try:
+        stamp = (root / ".hipport-stamp").read_bytes()
+    except OSError:
+        return ""
+    return " stamp " + hashlib.sha256(stamp).hexdigest()[:12]
 
 
 def tool_version(cmd: list[str]) -> str:

@@ -12,6 +12,7 @@ from benchmarks.endtoend import (
     find_targets,
     lld_dir,
     markdown,
+    oracle_stamp,
     original_lines,
     parse_build,
     parse_configure,
@@ -198,3 +199,12 @@ def test_a_blocker_at_the_original_line_of_a_moved_error_is_at_the_line() -> Non
     assert announced(target, "rocm-7.2", blockers) == "target"  # numbers compared as they are
     mapped = {"rocm-7.2": {target.name: [6]}}
     assert announced(target, "rocm-7.2", blockers, mapped) == "line"
+
+
+def test_a_rebuilt_oracle_is_another_side_for_the_cache(tmp_path: Path) -> None:
+    assert oracle_stamp(tmp_path) == ""  # no stamp: the versions alone
+    write(tmp_path / ".hipport-stamp", "hipport-rocm-7.2/2 unpack=libhipblaslt-dev\n")
+    before = oracle_stamp(tmp_path)
+    write(tmp_path / ".hipport-stamp", "hipport-rocm-7.2/2 unpack=libhipblaslt-dev\n"
+          "runtime=libhipblaslt1\n")
+    assert before.startswith(" stamp ") and oracle_stamp(tmp_path) != before
