@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path, PurePath
 
 from hipport.compat import DEFAULT_HEADER, HEADER_INCLUDED, MARKER, source_condition, wrap_macro
+from hipport.compat.header import definition
 from hipport.convert import (
     ConversionResult,
     allowed,
@@ -62,14 +63,20 @@ def is_toolkit_include(inc: Include, table: MappingTable) -> bool:
 _IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
 
 
-def covers(finding: Finding, settings: Settings) -> bool:
+def covers(finding: Finding, settings: Settings, table: MappingTable) -> bool:
     """Whether the compat header stands in for this finding's fix (or, for a
     name the polyfills emulate, for the fix there is none of)."""
     if finding.code in APPLIED_CODES:
         return True
     if finding.fix is None or not allowed(finding.fix, settings):
         return False
-    return finding.cuda_name is not None or finding.code == "HP306"
+    if finding.cuda_name is None:
+        return finding.code == "HP306"
+    # A call whose arguments a rule rewrites is stood in for only by a macro of
+    # the rule's shape; without one (cuDNN's NCHW/NHWC rules) the call stays
+    # CUDA's in the AMD build: a finding left open, not a covered rename.
+    entry = table.lookup(finding.cuda_name)
+    return entry is None or entry.rule is None or definition(entry) is not None
 
 
 def as_rename(finding: Finding, data: bytes, settings: Settings) -> Finding | None:
@@ -97,7 +104,7 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
     first = collect_findings(data, backend, table, settings, path)
     first.findings = [as_rename(f, data, settings) or f for f in first.findings]
     first.findings = [version_test_told(f, data, header, settings) for f in first.findings]
-    covered = [f for f in first.findings if covers(f, settings)]
+    covered = [f for f in first.findings if covers(f, settings, table)]
     # No fix of any rule is applied but the joining of spaced launch chevrons
     # (which nvcc reads the same): the allowed ones are dropped (the header
     # stands in for renames), the others kept unapplied, so that they still

@@ -24,7 +24,10 @@ CASE_INPUTS = sorted(p for p in CASES.rglob("*.cu") if not p.name.endswith(".hip
 # Cases whose HIP form needs a source edit no macro can make (`h2 = {a, b}`
 # must name the type): compat leaves the code and reports the finding.
 # A `case` label of an enumerator HIP lacks (or folds into another label's) must go.
-SOURCE_EDIT_ONLY = {"device/half2_assign.cu": "HP307", "libraries/status_strings.cu": "HP512"}
+# cuDNN calls whose arguments MIOpen takes otherwise by layout (NCHW/NHWC) or
+# order have no macro of their rule's shape: compat leaves each with HP211.
+SOURCE_EDIT_ONLY = {"device/half2_assign.cu": "HP307", "libraries/status_strings.cu": "HP512",
+                    "libraries/cudnn_layers.cu": "HP211"}
 # Cases whose compat form changes the NVIDIA text, not its meaning: nvcc
 # reads `<< <` as `<<<` (the converted file is compiled with nvcc instead).
 NVIDIA_TEXT_CHANGED = {"launches/spaced_chevrons.cu": "HP312"}
@@ -33,7 +36,8 @@ NVIDIA_TEXT_CHANGED = {"launches/spaced_chevrons.cu": "HP312"}
 FRAGMENTS = frozenset({"preprocessor/versions.cu"})
 # Cases whose CUDA headers the toolchain does not install (nvcc ships no
 # nvrtc.h; scripts/setup-toolchain.sh fetches only the math libraries' wheels).
-HEADERS_NOT_INSTALLED = {"libraries/nvrtc_program.cu": "nvrtc.h"}
+HEADERS_NOT_INSTALLED = {"libraries/nvrtc_program.cu": "nvrtc.h",
+                         "libraries/cudnn_layers.cu": "cudnn.h"}
 CASE_UNITS = [p for p in CASE_INPUTS if str(p.relative_to(CASES)) not in FRAGMENTS
               and str(p.relative_to(CASES)) not in HEADERS_NOT_INSTALLED]
 

@@ -82,7 +82,10 @@ def test_ctrl_c_leaves_no_partial_or_temporary_file(pristine, tmp_path: Path, jo
         assert state.temporary == 0
         assert "Traceback" not in stopped.stderr, stopped.stderr
         if not re.search(r" files? converted, ", stopped.stderr):  # stopped before the summary
-            assert stopped.returncode == 130, stopped.stderr
+            # 130, or death by SIGINT itself (-2): once in CI at load 15, the run
+            # said "interrupted" and then died of a KeyboardInterrupt raised while
+            # it exited (a known, unfixed race); either way the shell sees Ctrl-C.
+            assert stopped.returncode in (130, -signal.SIGINT), stopped.stderr
             assert "hipport: interrupted" in stopped.stderr
         mid_run += bool(state.original and state.converted)
     assert mid_run >= 1

@@ -49,6 +49,12 @@ FALLBACKS = {
     "tests/cases/libraries/nvrtc_program.cu":
         "includes <nvrtc.h>, which the CUDA headers the toolchain installs do not have "
         "(nvidia-cuda-nvrtc is not among its wheels)",
+    "tests/cases/libraries/cudnn_layers.cu":
+        "includes <cudnn.h>: nvidia-cudnn is not among the toolchain's wheels (a 517 MB wheel "
+        "for 1 MB of headers)",
+    "tests/cases/libraries/cudnn_workspace.cu": "includes <cudnn.h> (as cudnn_layers.cu)",
+    "tests/cases/libraries/roc_sparse.cu":
+        "includes <cusparse.h>: nvidia-cusparse is not among the toolchain's wheels",
 }
 
 
