@@ -38,6 +38,7 @@ from hipport.polyfills import (
 )
 from hipport.rules.emulation import APPLIED_CODES, needs_header, served_overloads, target_text
 from hipport.settings import Settings
+from hipport.source import newline_of
 from hipport.table import MappingTable
 from hipport.writing import write_atomic
 
@@ -117,7 +118,7 @@ class IncludeHeader:
         if not emulated and not overloads:
             return findings, frozenset()
         target = include_target(self.header, self.path)
-        newline = b"\r\n" if b"\r\n" in data else b"\n"
+        newline = newline_of(data)
         line = f'#include "{target}"'.encode() + newline
         runtime = next((f for f in findings if f.code == RUNTIME_ADDED and f.fix is not None),
                        None)

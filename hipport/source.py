@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 BOM = b"\xef\xbb\xbf"
 
 
+def newline_of(data: bytes) -> bytes:
+    """The line ending lines added to ``data`` take: CRLF when it has any."""
+    return b"\r\n" if b"\r\n" in data else b"\n"
+
+
 @dataclass(frozen=True)
 class Location:
     line: int  # 1-based

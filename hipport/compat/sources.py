@@ -35,7 +35,7 @@ from hipport.rules.emulation import APPLIED_CODES
 from hipport.rules.includes import CUDA_HEADER_PREFIXES
 from hipport.rules.kernel_launch import LAUNCH_JOINED
 from hipport.settings import Settings
-from hipport.source import BOM
+from hipport.source import BOM, newline_of
 from hipport.table import MappingTable
 
 INCLUDED = HEADER_INCLUDED
@@ -145,7 +145,7 @@ def _compat_edit(data: bytes, analysis: Analysis, table: MappingTable, path: Pat
     toolkit = [i for i in includes if is_toolkit_include(i, table) and _whole_line(data, i)]
     if not uses_cuda and not toolkit:
         return None
-    newline = b"\r\n" if b"\r\n" in data else b"\n"
+    newline = newline_of(data)
     target = include_target(header, path)
     name = Path(target).name
     inserts: dict[int, list[bytes]] = {}

@@ -15,6 +15,7 @@ from hipport.rules.implicit_includes import (
     message,
     missing_headers,
 )
+from hipport.source import newline_of
 from hipport.table.roc import counterpart
 from hipport.table.schema import Status
 from hipport.table.versions import Availability, for_target, release_text, unavailable_reason
@@ -84,7 +85,7 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
         if entry.hip.startswith(_ROCBLAS_COMPLEX_HEADERS) and not complex_chosen \
                 and inc.alone_on_line:
             complex_chosen = True
-            newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
+            newline = newline_of(ctx.data)
             edit = Edit(inc.line_start, inc.end, newline.join(_HIP_COMPLEX_LINES) + newline
                         + ctx.data[inc.line_start:inc.start] + entry.hip.encode())
             message += f", after #define {HIP_COMPLEX_MACRO} (rocBLAS takes HIP's complex types)"
@@ -144,7 +145,7 @@ def add_runtime_include(ctx: Context) -> Iterator[Finding]:
     if insertion is None:
         return
     at, why = insertion
-    newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
+    newline = newline_of(ctx.data)
     # The standard headers ROCm 7's runtime header no longer includes go in
     # the same place (two insertions at one point would conflict).
     standard = missing_headers(ctx)
@@ -222,7 +223,7 @@ def add_implicit_includes(ctx: Context) -> Iterator[Finding]:
     at = max(inc.line_end for inc in lines) if lines else ctx.analysis.include_insertion
     if at is None or (at > 0 and ctx.data[at - 1:at] != b"\n"):
         return  # nowhere to put a line (the last include ends the file)
-    newline = b"\r\n" if b"\r\n" in ctx.data else b"\n"
+    newline = newline_of(ctx.data)
     names = ", ".join(f"<{h}>" for h, _ in headers)
     fix = Fix((Edit(at, at, include_lines(headers, newline)),), title=f"Include {names}")
     yield Finding(IMPLICIT_INCLUDE, "; ".join(message(h, n) for h, n in headers), at, at,
