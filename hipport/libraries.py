@@ -84,9 +84,29 @@ class CudaLibrary:
 
 
 @dataclass(frozen=True)
+class DroppedLibrary:
+    """A CUDA library converted builds no longer link (no ROCm library
+    stands in for it; the sources using it stop at its headers)."""
+
+    key: str
+    code: str  # the finding's code
+    why: str
+    headers: tuple[str, ...]  # the CUDA headers declaring it, each unsupported
+    link_names: tuple[str, ...]
+    cmake_targets: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class LibraryTable:
     cuda: tuple[CudaLibrary, ...]  # in the order reports list them
     rocm: tuple[RocmLibrary, ...]  # in the order doctor lists them
+    dropped: tuple[DroppedLibrary, ...] = ()
+
+    @functools.cached_property
+    def dropped_by_name(self) -> dict[str, DroppedLibrary]:
+        """Link name or CMake target of a dropped library -> it."""
+        return {name: lib for lib in self.dropped
+                for name in (*lib.link_names, *lib.cmake_targets)}
 
     @functools.cached_property
     def cuda_keys(self) -> tuple[str, ...]:
@@ -198,7 +218,7 @@ def parse_library_table(text: str, path: str = f"mappings/{DATA_FILE}",
                         cached: bool = False) -> LibraryTable:
     reader = _Reader(path)
     data = _cached_yaml(text, path) if cached else _load_yaml(text, path)
-    top = reader.mapping(data, "(top)", {"schema", "cuda", "rocm"})
+    top = reader.mapping(data, "(top)", {"schema", "cuda", "rocm", "dropped"})
     if top.get("schema") != SCHEMA_ID:
         raise reader.fail("(top).schema", f"expected {SCHEMA_ID!r}")
     rocm_fields = reader.mapping(top.get("rocm"), "rocm")
@@ -235,7 +255,17 @@ def parse_library_table(text: str, path: str = f"mappings/{DATA_FILE}",
                                 reader.texts(fields, "cmake", where),
                                 reader.texts(fields, "packages", where),
                                 None if roc is None else by_key[roc]))
-    return LibraryTable(tuple(cuda), rocm)
+    dropped = tuple(_dropped_library(reader, key, value) for key, value in
+                    reader.mapping(top.get("dropped", {}), "dropped").items())
+    return LibraryTable(tuple(cuda), rocm, dropped)
+
+
+def _dropped_library(reader: _Reader, key: str, value: Any) -> DroppedLibrary:
+    where = f"dropped.{key}"
+    fields = reader.mapping(value, where, {"code", "why", "headers", "link", "cmake"})
+    return DroppedLibrary(key, reader.text(fields, "code", where),
+                          reader.text(fields, "why", where), reader.texts(fields, "headers", where),
+                          reader.texts(fields, "link", where), reader.texts(fields, "cmake", where))
 
 
 def _rocm_library(reader: _Reader, key: str, value: Any, cuda: tuple[str, ...]) -> RocmLibrary:

@@ -18,9 +18,10 @@ from hipport.buildfiles.code_objects import (
     may_hold_flags,
 )
 from hipport.buildfiles.libraries import (
-    DROPPED_LINK_NAMES,
+    DROPPED_LIBRARIES,
     RocmLibrary,
     build_libraries,
+    dropped_message,
     looks_like_cuda_library,
 )
 from hipport.buildfiles.words import Word, removal
@@ -271,9 +272,9 @@ def _library(i: int, name: str, result: FlagResult, roc: bool) -> _Action | None
     if lib is not None:
         result.libraries.add(lib)
         return _Action(i, i, "HP605", f"-l{name} -> -l{lib.link}", f"-l{lib.link}")
-    if name in DROPPED_LINK_NAMES:
-        return _Action(i, i, "HP611", f"-l{name} removed: HIP has no separate device runtime",
-                       None)
+    dropped = DROPPED_LIBRARIES.get(name)
+    if dropped is not None:
+        return _Action(i, i, dropped.code, dropped_message(f"-l{name}", dropped), None)
     if looks_like_cuda_library(name):
         return _Action(i, i, "HP652", f"-l{name}: no ROCm counterpart known; left as it was",
                        None, report_only=True)

@@ -9,18 +9,20 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from hipport.libraries import RocmLibrary, library_table
+from hipport.libraries import DroppedLibrary, RocmLibrary, library_table
 
-__all__ = ["BY_LINK_NAME", "BY_TARGET", "DROPPED_LINK_NAMES", "PACKAGES", "BuildLibraries",
-           "RocmLibrary", "build_libraries", "looks_like_cuda_library"]
+__all__ = ["BY_LINK_NAME", "BY_TARGET", "DROPPED_LIBRARIES", "PACKAGES", "BuildLibraries",
+           "DroppedLibrary", "RocmLibrary", "build_libraries", "dropped_message",
+           "looks_like_cuda_library"]
 
 # CUDA link name (as in -l<name>) -> ROCm library.
 BY_LINK_NAME: dict[str, RocmLibrary] = library_table().by_link_name
 # CMake imported target -> ROCm library.
 BY_TARGET: dict[str, RocmLibrary] = library_table().by_cmake_target
 
-# Libraries that only existed for nvcc's own machinery: removed, not replaced.
-DROPPED_LINK_NAMES = frozenset({"cudadevrt", "culibos"})
+# Link names and CMake targets of libraries removed, not replaced: nvcc's own
+# machinery, and what ROCm has no counterpart for (its users stop at its header).
+DROPPED_LIBRARIES: dict[str, DroppedLibrary] = library_table().dropped_by_name
 
 # find_package names of CUDA-side packages -> ROCm package.
 PACKAGES: dict[str, str] = {name: lib.cmake_package or "hip"
@@ -49,3 +51,11 @@ def looks_like_cuda_library(name: str) -> bool:
     """Link names of NVIDIA libraries hipport has no counterpart for (cupti,
     nvjpeg, npp*, nvidia-ml, ...)."""
     return name.startswith(("cu", "nv", "npp")) and name not in ("curses",)
+
+
+def dropped_message(name: str, lib: DroppedLibrary) -> str:
+    """The finding of ``name`` (as written: ``-lcupti``, ``CUDA::nvml``) removed."""
+    if not lib.headers:
+        return f"{name} removed: {lib.why}"
+    return (f"{name} removed from the link: {lib.why}; a source using it stops at "
+            f"{', '.join(lib.headers)} (a blocker), the others build without it")

@@ -168,6 +168,20 @@ _CONVERSIONS: tuple[Code, ...] = (
          "unconditionally, HP652 names it.\n\n"
          "```cmake\nif(COMMAND _CUDAToolkit_find_and_add_import_lib)\n"
          "  _CUDAToolkit_find_and_add_import_lib(cufilt)\nendif()\n```"),
+    Code("HP622", "cuda-library-dropped", "A CUDA library ROCm has no counterpart for "
+         "removed from a link line; the sources that use it stop at its header.", _W,
+         "`-lcusolverMg`, `cusolverMg` or `CUDA::nvml` in `target_link_libraries`, "
+         "`-lcupti`, `-lnvidia-ml`, `-lnvjpeg`, the NPP libraries, ...: no ROCm library "
+         "stands in for them, so keeping the name only made the link fail, also for the "
+         "programs that never call the library (a shared CMake function that links cuSOLVER's "
+         "multi-GPU library into every sample). A source that does use the library includes "
+         "its header, which has no HIP counterpart: that include is a blocker in the report "
+         "and the first error of the build, so nothing that needs the library builds by "
+         "accident. The libraries and their headers are listed under `dropped:` in "
+         "mappings/rocm-libraries.yaml.\n\n"
+         "```cmake\ntarget_link_libraries(app PUBLIC cusolver cusolverMg)   # before\n"
+         "target_link_libraries(app PUBLIC roc::hipsolver)         # after\n```",
+         work=Work.NONE),
 )
 
 _LEFT_AS_THEY_WERE: tuple[Code, ...] = (

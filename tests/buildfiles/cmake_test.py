@@ -333,7 +333,7 @@ def test_cmake_noop(text: str):
 @pytest.mark.parametrize("text, code", [
     pytest.param("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n", "HP653",
                  id="cuda-compiler"),
-    pytest.param("target_link_libraries(t CUDA::nvml)\n", "HP652", id="unknown-cuda-target"),
+    pytest.param("target_link_libraries(t CUDA::nvfatbin)\n", "HP652", id="unknown-cuda-target"),
     pytest.param("if(DEFINED CUDAToolkit_VERSION)\nendif()\n", "HP651", id="toolkit-version"),
     pytest.param("message(${CUDAToolkit_BIN_DIR})\n", "HP651", id="toolkit-folder"),
     pytest.param("set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)\n", "HP651", id="unknown-cmake-var"),

@@ -143,7 +143,7 @@ def test_make_noop(text: str):
 @pytest.mark.parametrize("text, code", [
     pytest.param("F := -maxrregcount=32\n", "HP650", id="maxrregcount"),
     pytest.param("F := --keep-dir tmp\n", "HP650", id="keep-dir"),
-    pytest.param("L := -lcupti -lnvidia-ml\n", "HP652", id="unknown-library"),
+    pytest.param("L := -lnvfatbin -lnvToolsExt\n", "HP652", id="unknown-library"),
     pytest.param("F := -Xcompiler \"-Wall -Wextra\"\n", "HP650", id="quoted-xcompiler"),
 ])
 def test_make_reported(text: str, code: str):

@@ -9,7 +9,12 @@ from hipport.buildfiles.cmake.code_objects import DEVICE_OUTPUT_PROPERTIES, devi
 from hipport.buildfiles.cmake.cuda_version import NEEDLE
 from hipport.buildfiles.cmake.passes import CMakePass
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
-from hipport.buildfiles.libraries import BY_LINK_NAME, looks_like_cuda_library
+from hipport.buildfiles.libraries import (
+    BY_LINK_NAME,
+    DROPPED_LIBRARIES,
+    dropped_message,
+    looks_like_cuda_library,
+)
 from hipport.buildfiles.words import Word, identifiers
 
 
@@ -31,7 +36,7 @@ def rename_names(p: CMakePass, cmd: Command) -> None:
             p.report("HP651", f"property {a.value} has no HIP counterpart known to hipport",
                      a.start, a.end)
             continue
-        _targets_in(p, a)
+        _targets_in(p, a, cmd.lname in _LIBRARY_LISTS)
         if p.text.find(NEEDLE, a.value_start, a.value_end) < 0:
             continue  # no name _name handles (each holds the needle)
         for ident in identifiers(p.text, a.value_start, a.value_end):
@@ -44,7 +49,12 @@ def rename_names(p: CMakePass, cmd: Command) -> None:
                 _name(p, ident)
 
 
-def _targets_in(p: CMakePass, a: Argument) -> None:
+# Commands whose arguments list libraries to link: only there is a dropped
+# library's target removed (elsewhere, a message say, it is only reported).
+_LIBRARY_LISTS = frozenset({"target_link_libraries", "link_libraries", "set", "list"})
+
+
+def _targets_in(p: CMakePass, a: Argument, links: bool) -> None:
     text = p.text
     at = text.find("::", a.value_start, a.value_end)
     while at >= 0:
@@ -60,6 +70,8 @@ def _targets_in(p: CMakePass, a: Argument) -> None:
             if lib is not None:
                 p.use(lib, s)
                 p.edit("HP605", f"{name} -> {lib.target}", s, e, lib.target)
+            elif links and name in DROPPED_LIBRARIES:
+                _drop(p, name, a, s, e)
             elif name.startswith("CUDA::"):
                 p.report("HP652", f"{name}: no ROCm counterpart known; left as it was", s, e)
                 p.claimed.append((s, e))
@@ -117,7 +129,28 @@ def _name(p: CMakePass, ident: Word) -> None:
 
 def unknown_libraries(p: CMakePass, cmd: Command) -> None:
     for a in cmd.words[1:] if cmd.lname == "target_link_libraries" else cmd.words:
-        if a.kind is ArgKind.UNQUOTED and looks_like_cuda_library(a.text) and \
+        if a.kind is ArgKind.UNQUOTED and a.text in DROPPED_LIBRARIES and \
+                not p.is_claimed(a.start, a.end):
+            _drop(p, a.text, a, a.start, a.end)
+        elif a.kind is ArgKind.UNQUOTED and looks_like_cuda_library(a.text) and \
                 a.text not in BY_LINK_NAME and a.text.isidentifier() and a.text.islower():
             p.report("HP652", f"library {a.text}: no ROCm counterpart known; left as it was",
                      a.start, a.end)
+
+
+def _drop(p: CMakePass, name: str, a: Argument, start: int, end: int) -> None:
+    """Remove a library converted builds do not link: the whole argument (its
+    line, when it stands alone on one; else with the blanks before it) when
+    the name is all of it, else only the name."""
+    text = p.text
+    if a.kind is ArgKind.UNQUOTED and (start, end) == (a.start, a.end):
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
+        if not text[line_start:start].strip() and line_end >= 0 and \
+                not text[end:line_end].strip():
+            start, end = line_start, line_end + 1
+        else:
+            while start > 0 and text[start - 1] in " \t":
+                start -= 1
+    lib = DROPPED_LIBRARIES[name]
+    p.edit(lib.code, dropped_message(name, lib), start, end, "")
