@@ -702,12 +702,19 @@ def announced(target: Target, side: str, blockers: dict[str, dict[str, list[list
               mapped: dict[str, dict[str, list[int]]] | None = None) -> str:
     """Whether the static report foresaw a failing target: ``line`` (a blocker finding at
     the first error's line, in the original's numbering when ``mapped`` has it),
-    ``target`` (one in the target's folder or the failing file), ``""`` (none: a
-    surprise failure) or ``?`` (no report was run)."""
+    ``target`` (one in the target's folder or the failing file), ``original`` (it
+    compiles and fails at the link as the original does with CUDA, in the same
+    class: not the conversion's failure; a library missing on the CUDA side is
+    this machine's lack, so never that), ``""`` (none: a surprise failure) or
+    ``?`` (no report was run)."""
     rows = blockers.get(side, {}).get(target.repo)
     if rows is None:
         return "?"
     b = target.results.get(side)
+    cuda = target.results.get("cuda")
+    if b is not None and b.compiled and cuda is not None and cuda.compiled and not cuda.built \
+            and b.error_class == cuda.error_class != "link: missing library":
+        return "original"
     where, line = (b.error_file, b.error_line) if b else ("", 0)
     lines = set((mapped or {}).get(side, {}).get(target.name, [line]))
     if any(path == where and number in lines for path, number, _ in rows):
@@ -816,7 +823,8 @@ def markdown(data: dict[str, Any], baseline: dict[str, Any] | None) -> str:
                       f"Of {len(failed)} failing targets, `hipport report --rocm-version "
                       f"{side.removeprefix('rocm-')}` on the original gave a blocker finding "
                       f"at the first error's line for {seen['line']}, elsewhere in the target "
-                      f"for {seen['target']}, and **none for {len(surprises)}** (surprises):",
+                      f"for {seen['target']}; {seen['original']} compile and fail at the link "
+                      f"as their original does; **none for {len(surprises)}** (surprises):",
                       "", "| target | first error |", "|---|---|"]
             lines += [f"| {t.name} | {error_cell(t.results.get(side))} |" for t in surprises]
             lines.append("")

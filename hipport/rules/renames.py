@@ -1,6 +1,7 @@
 """Table-driven renames: every CUDA reference the front end found."""
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
@@ -22,6 +23,7 @@ from hipport.table.roc import counterpart
 from hipport.table.schema import Mapping, Status
 from hipport.table.versions import (
     Availability,
+    Release,
     deprecation_reason,
     for_target,
     note_for_target,
@@ -136,6 +138,15 @@ def _finding(code: str, message: str, ref: Reference, entry: Mapping,
                    hip_name=entry.hip, library=entry.library, note=entry.note)
 
 
+@functools.lru_cache(maxsize=4096)
+def _for_target_noted(entry: Mapping, target: Release | None) -> tuple[Mapping, Availability]:
+    """``for_target``, with the note said for the target, not as the
+    catalogue's evidence ("... in the ROCm 5.2 headers"). Cached: a tree
+    refers to the same few hundred names thousands of times."""
+    entry, availability = for_target(entry, target)
+    return replace(entry, note=note_for_target(entry, target)), availability
+
+
 def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
     note = f": {entry.note}" if entry.note else ""
     if entry.status is Status.UNSUPPORTED:
@@ -150,9 +161,7 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
         yield _finding("HP903", f"`{entry.cuda}` was removed from CUDA{note}", ref, entry)
         return
     target = ctx.settings.rocm_version
-    entry, availability = for_target(entry, target)
-    # Said for the target, not as the catalogue's evidence ("... in the ROCm 5.2 headers").
-    entry = replace(entry, note=note_for_target(entry, target))
+    entry, availability = _for_target_noted(entry, target)
     note = f": {entry.note}" if entry.note else ""
     if target is not None and availability is not Availability.AVAILABLE:
         # A name the target's ROCm is too old for may have a fallback (CUDA's

@@ -1,7 +1,7 @@
 """benchmarks/endtoend.py: targets, first errors of configure and build logs, digests, summary."""
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from benchmarks.endtoend import (
@@ -175,7 +175,7 @@ def test_markdown_compares_releases_and_names_surprise_failures() -> None:
     assert announced(targets[0], "rocm-7.2", blockers) == "line"
     assert announced(targets[1], "rocm-6.4", blockers) == ""  # the finding is in a/, not b/
     assert announced(targets[1], "rocm-6.4", {}) == "?"
-    assert "and **none for 1** (surprises)" in text
+    assert "; **none for 1** (surprises)" in text
     assert "| r/b/CMakeLists.txt | syntax: b/y.cu:3 `b/y.cu:3:1: error: bad` |" in text
 
 
@@ -199,6 +199,23 @@ def test_a_blocker_at_the_original_line_of_a_moved_error_is_at_the_line() -> Non
     assert announced(target, "rocm-7.2", blockers) == "target"  # numbers compared as they are
     mapped = {"rocm-7.2": {target.name: [6]}}
     assert announced(target, "rocm-7.2", blockers, mapped) == "line"
+
+
+def test_a_link_failure_the_original_shares_is_not_a_surprise() -> None:
+    link = Build(True, True, False, 1.0, "build", "ld.lld: error: cannot open output file bin/x",
+                 error_class="link: failed")
+    none: dict[str, dict[str, list[list[object]]]] = {"rocm-7.2": {"r": []}}
+    original = Target("r", "Makefile", "make", {"cuda": link, "rocm-7.2": link})
+    assert announced(original, "rocm-7.2", none) == "original"
+    linked = Target("r", "Makefile", "make", {"cuda": Build(True, True, True, 1.0),
+                                              "rocm-7.2": link})
+    assert announced(linked, "rocm-7.2", none) == ""  # the conversion's failure
+    # A CUDA library this machine lacks failed the original's link: no excuse.
+    lacking = Build(True, True, False, 1.0, "build", "ld: cannot find -lcublas",
+                    error_class="link: missing library")
+    missing = replace(lacking, first_error="ld.lld: error: unable to find library -lcusolverMg")
+    assert announced(Target("r", "Makefile", "make", {"cuda": lacking, "rocm-7.2": missing}),
+                     "rocm-7.2", none) == ""
 
 
 def test_a_rebuilt_oracle_is_another_side_for_the_cache(tmp_path: Path) -> None:
