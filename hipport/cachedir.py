@@ -30,3 +30,37 @@ def code_digest() -> str:
             continue
         digest.update(f"{path.relative_to(package)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return digest.hexdigest()[:16]
+
+
+# How many versions of a derived file (catalogue-*.marshal, one per catalogue
+# and Python version) are kept: every upgrade and every set of user rules
+# makes a new one (about 5 MB), and nothing else ever removes the old ones.
+KEEP_VERSIONS = 6
+
+
+def read_cached(path: Path) -> bytes:
+    """``path``'s bytes, its modification time set to now: the versions used
+    last are the ones ``prune_versions`` keeps. OSError when it cannot be read."""
+    data = path.read_bytes()
+    try:
+        os.utime(path)
+    except OSError:
+        pass  # a read-only cache still serves
+    return data
+
+
+def prune_versions(kept: Path, keep: int = KEEP_VERSIONS) -> None:
+    """Remove all but the ``keep`` most recently used files of ``kept``'s kind
+    (the name up to its first ``-``) in its folder; ``kept`` always stays."""
+    prefix = kept.name.split("-", 1)[0] + "-"
+    try:
+        others = [(p.stat().st_mtime_ns, p) for p in kept.parent.iterdir()
+                  if p.name.startswith(prefix) and p.suffix == kept.suffix and p != kept]
+    except OSError:
+        return
+    others.sort(reverse=True)
+    for _, path in others[keep - 1:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass  # another process's, or gone already

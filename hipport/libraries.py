@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from hipport.cachedir import cache_dir
+from hipport.cachedir import cache_dir, prune_versions, read_cached
 from hipport.errors import MappingFileError
 from hipport.writing import write_atomic
 
@@ -202,13 +202,14 @@ def _cached_yaml(text: str, path: str) -> Any:
     digest = hashlib.sha256(f"{sys.version}\0{text}".encode()).hexdigest()[:32]
     cached = cache_dir() / f"libraries-{digest}.marshal"
     try:
-        return marshal.loads(cached.read_bytes())
+        return marshal.loads(read_cached(cached))
     except Exception:  # missing, unreadable or damaged: parse instead
         pass
     data = _load_yaml(text, path)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(cached, marshal.dumps(data))
+        prune_versions(cached)
     except (OSError, ValueError):
         pass  # a read-only home: no cache, still correct
     return data

@@ -11,7 +11,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from hipport.cachedir import cache_dir
+from hipport.cachedir import cache_dir, prune_versions, read_cached
 from hipport.errors import MappingFileError
 from hipport.filenames import shown_path
 from hipport.libraries import DATA_FILE as LIBRARY_DATA_FILE
@@ -112,7 +112,7 @@ def _load_cached(digest: str) -> dict[str, Row] | None:
     # marshal (plain tuples, the digest includes the Python version) loads
     # several times faster than pickled objects.
     try:
-        rows = marshal.loads(_cache_file(digest).read_bytes())
+        rows = marshal.loads(read_cached(_cache_file(digest)))
     except Exception:  # missing, unreadable or damaged: parse instead
         return None
     if not isinstance(rows, dict) or not all(isinstance(r, tuple) and len(r) == ROW_LENGTH
@@ -126,6 +126,7 @@ def _store_cached(digest: str, rows: dict[str, Row]) -> None:
         target = _cache_file(digest)
         target.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(target, marshal.dumps(rows))
+        prune_versions(target)
     except (OSError, ValueError):
         pass  # a read-only home: no cache, still correct
 

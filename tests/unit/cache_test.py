@@ -1,6 +1,7 @@
 """Cached results are identical to fresh ones and never served for other input."""
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -186,3 +187,26 @@ def test_results_of_other_code_are_never_served(tmp_path: Path, monkeypatch, cac
     monkeypatch.setattr("hipport.converter.code_digest", lambda: "other code")
     run_batch([Job(f, "k.cu")], RunOptions(Request((), Mode.DRY_RUN)))
     assert asked and not set(asked) & earlier
+
+
+def test_old_catalogue_versions_are_pruned_and_the_used_ones_kept(tmp_path: Path, monkeypatch):
+    """Every catalogue (an upgrade, a set of user rules) wrote a 5 MB file
+    that nothing removed: 64 of them, 304 MB, on the machine this was found on."""
+    from hipport.cachedir import KEEP_VERSIONS
+    from hipport.table import bundled_table
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("HIPPORT_CACHE_DIR", str(folder))
+    folder.mkdir()
+    stale = [folder / f"catalogue-{i:032x}.marshal" for i in range(KEEP_VERSIONS + 3)]
+    for age, path in enumerate(stale):
+        path.write_bytes(b"x")
+        os.utime(path, (1_000_000 - age, 1_000_000 - age))  # stale[0] used last
+    other = folder / "results-2.sqlite3"
+    other.write_bytes(b"y")
+    os.utime(other, (1, 1))
+    bundled_table.__wrapped__()  # the bundled catalogue, compiled and stored
+    kept = sorted(p.name for p in folder.glob("catalogue-*.marshal"))
+    assert len(kept) == KEEP_VERSIONS
+    assert {p.name for p in stale[:KEEP_VERSIONS - 1]} < set(kept)
+    assert other.exists()
