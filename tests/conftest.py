@@ -38,6 +38,22 @@ def _private_cache_dir(tmp_path_factory):
         os.environ["HIPPORT_CACHE_DIR"] = previous
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_tmpdir(tmp_path_factory):
+    """The compilers' temporary files go under pytest's own folder, which it
+    prunes: HIP 5.2's Clang leaves two empty directories in $TMPDIR at every
+    link (`/tmp/k-3f9a1c`), thousands a run."""
+    import os
+
+    previous = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("tmpdir"))
+    yield
+    if previous is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = previous
+
+
 @pytest.fixture
 def convert():
     def run(source: str | bytes, **settings) -> bytes:
