@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Collection, Iterable
 
 from hipport.codes import CODES
 from hipport.diagnostics.model import FileEffect
-from hipport.edits import Applicability, Edit, Fix, apply_fixes
+from hipport.edits import Applicability, AppliedFixes, Edit, Fix, apply_fixes
 from hipport.findings import Finding, LocatedFinding
 from hipport.parse.model import Analysis, Backend, Edited
 from hipport.rules import Context, file_rules, stability_rules
@@ -224,10 +224,57 @@ def apply_findings(data: bytes, findings: list[Finding], settings: Settings,
     if output != data and verify is not None:
         edits = tuple(sorted(e for fix in applied.applied for e in fix.edits))
         problem = verify(output, bool(applied.skipped), edits)
-        if problem is not None:
+        withheld = _withholding(data, findings, applied.applied, verify) \
+            if problem is not None and problem.code == "HP003" and \
+            isinstance(verify, SourceVerifier) else None
+        if withheld is not None:
+            output, applied_ids, notes = withheld
+            findings += notes
+        elif problem is not None:
             findings.append(problem)
             output, applied_ids, covered = data, set(), frozenset()
     return _result(data, output, LineIndex(data), findings, applied_ids | covered, declared)
+
+
+def _withholding(data: bytes, findings: list[Finding], fixes: tuple[Fix, ...],
+                 verify: SourceVerifier) -> tuple[bytes, set[int], list[Finding]] | None:
+    """The output without those fixes of one code that make the text parse
+    worse (HP003), the code's others put back one by one where the parse
+    stays as good: (output, applied fix ids, an HP011 at each fix left out);
+    None when no single code's fixes explain it."""
+    code_of = {id(f.fix): f.code for f in findings if f.fix is not None}
+    # Only the parse is checked: a second pass would find the left-out fixes again.
+    reparse = replace(verify, force=Check.REPARSE)
+
+    def parses(chosen: list[Fix]) -> AppliedFixes | None:
+        applied = apply_fixes(data, chosen)
+        edits = tuple(sorted(e for fix in applied.applied for e in fix.edits))
+        ok = not applied.skipped and reparse(applied.data, True, edits) is None
+        return applied if ok else None
+
+    for code in sorted({code_of.get(id(fix), "") for fix in fixes}):
+        kept = [fix for fix in fixes if code_of.get(id(fix), "") != code]
+        suspects = [fix for fix in fixes if code_of.get(id(fix), "") == code]
+        best = parses(kept) if kept else None
+        if best is None:
+            continue
+        left_out = []
+        for fix in suspects if len(suspects) <= _MOST_PUT_BACK else ():
+            trial = parses([*kept, fix])
+            if trial is None:
+                left_out.append(fix)
+            else:
+                kept.append(fix)
+                best = trial
+        left_out = left_out if len(suspects) <= _MOST_PUT_BACK else suspects
+        notes = [Finding("HP011", "not applied: with it the converted text would not parse "
+                         f"({fix.title or code})", fix.start, fix.end) for fix in left_out]
+        return best.data, {id(fix) for fix in best.applied}, notes
+    return None
+
+
+# A code's fixes tried back one by one (a parse each) when it has no more.
+_MOST_PUT_BACK = 64
 
 
 def _result(data: bytes, output: bytes, index: LineIndex, findings: list[Finding],

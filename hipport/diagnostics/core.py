@@ -65,6 +65,15 @@ _TOOL = (
          "`--backup SUFFIX` never replaces an existing file (an earlier backup, or your "
          "own file that happens to have that name): the original goes to `NAME+SUFFIX.1`, "
          "`.2`, ... whichever is free first."),
+    Code("HP011", "fix-withheld", "A rewrite was not applied: with it the converted text "
+         "would not parse. The rest of the file is converted.", Severity.ERROR,
+         "hipport checks every converted file with its parser and refuses an output that "
+         "parses worse than the input (HP003). Where the rewrites of one code alone made the "
+         "difference, those are left out and the others kept, instead of leaving the whole "
+         "file in CUDA: each place is reported with this code and stays as it was written. "
+         "Seen with a CUDA version test resolved inside a parameter list (`#if CUDA_VERSION >= "
+         "11040` before a parameter, HP309), which the parser reads differently once it is a "
+         "constant. Convert those places by hand.", work=Work.BREAKS_BUILD),
 )
 
 _RENAMES = (

@@ -54,12 +54,34 @@ def test_one_files_crash_is_reported_and_the_run_goes_on(tree: Path, monkeypatch
     assert "Traceback (most recent call last)" in debug.stderr and "simulated bug" in debug.stderr
 
 
-def test_a_fix_that_would_break_the_parse_is_refused(tree: Path, monkeypatch):
+def test_a_fix_that_would_break_the_parse_is_withheld_and_the_rest_applied(tree: Path,
+                                                                           monkeypatch):
     def breaker(ctx: Context) -> Iterator[Finding]:
         at = ctx.data.find(b"}")
         if b"boom" in ctx.data and at >= 0:
             yield Finding("HP101", "test", at, at + 1, fix=Fix((Edit(at, at + 1, b"{"),)))
     _rule(monkeypatch, breaker)
+    result = run(str(tree), "--in-place")
+    assert result.exit_code == 0  # converted, with a finding that leaves work (as HP901)
+    assert "boom.cu:1:33: HP011 not applied: with it the converted text would not parse" \
+        in result.stderr
+    assert "HP003" not in result.stderr
+    # The rename of the same code is put back; the breaking edit is not.
+    assert (tree / "boom.cu").read_bytes() == RUNTIME + CUDA.replace(b"cudaFree", b"hipFree") \
+        + b"// boom.cu\n"
+    assert b"hipFree" in (tree / "a.cu").read_bytes()
+
+
+def test_fixes_of_two_codes_that_each_break_the_parse_leave_the_file_unchanged(tree: Path,
+                                                                              monkeypatch):
+    def breakers(ctx: Context) -> Iterator[Finding]:
+        if b"boom" in ctx.data:
+            at = ctx.data.find(b"{")
+            yield Finding("HP101", "test", at, at + 1, fix=Fix((Edit(at, at + 1, b"}"),)))
+            at = ctx.data.find(b"}")
+            yield Finding("HP110", "test", at, at + 1, fix=Fix((Edit(at, at + 1, b"{"),)))
+    monkeypatch.setitem(FILE_RULES, "test-rule", FileRule(
+        "test-rule", breakers, frozenset({"HP101", "HP110"}), RuleRole.HAZARD))
     result = run(str(tree), "--in-place")
     assert result.exit_code == 1
     assert "HP003 the converted text would not parse; file left unchanged" in result.stderr
