@@ -82,8 +82,10 @@ def rewrite_includes(ctx: Context) -> Iterator[Finding]:
             continue
         edit = Edit(inc.start, inc.end, entry.hip.encode())
         message = f"<{entry.cuda}> -> <{entry.hip}>"
+        # The macro's lines go above the directive's line: anything may follow
+        # the directive (a comment), nothing but blanks precede it.
         if entry.hip.startswith(_ROCBLAS_COMPLEX_HEADERS) and not complex_chosen \
-                and inc.alone_on_line:
+                and ctx.data[inc.line_start:inc.start].lstrip().startswith(b"#"):
             complex_chosen = True
             newline = newline_of(ctx.data)
             edit = Edit(inc.line_start, inc.end, newline.join(_HIP_COMPLEX_LINES) + newline

@@ -317,6 +317,14 @@ def test_the_hip_complex_macro_is_written_only_before_a_rocblas_include():
             assert ("ROCM_MATHLIBS" in out) == (settings.roc and "cublas" in text), out
 
 
+def test_the_hip_complex_macro_goes_above_an_include_with_a_comment_after_it():
+    out = _roc("#include <cublas_v2.h>  // BLAS\n")[0]
+    assert out == HIP_COMPLEX + "#include <rocblas/rocblas.h>  // BLAS\n"
+    # A comment before the directive: its line is not the directive's alone.
+    out = _roc("/* BLAS */ #include <cublas_v2.h>\n")[0]
+    assert out == "/* BLAS */ #include <rocblas/rocblas.h>\n"
+
+
 def test_a_lapack_routine_points_to_rocsolver():
     out, findings = _roc("cublasSgetrfBatched(h, n, A, n, piv, info, batch);\n")
     assert out.startswith("cublasSgetrfBatched(")
