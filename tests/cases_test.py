@@ -47,7 +47,11 @@ def settings_for(source: bytes) -> Settings:
 
 
 def oracles_for(case: Path) -> list[str]:
-    """Names of the oracles that compile ``case``'s expected output."""
+    """Names of the oracles that compile ``case``'s expected output: those it
+    names, else the release its ``--rocm-version`` converts for, else those of
+    the default target (7.2) and the release before it (6.4). HIP 5.2
+    compiles the cases converted for it: output made for ROCm 7.2 is no
+    promise for 5.2, and each compile there cost the suite (issue 33 §8)."""
     source = case.read_bytes()
     named = _directive(source, ORACLES)
     if named is not None:
@@ -57,7 +61,7 @@ def oracles_for(case: Path) -> list[str]:
     target = next((f.split("=", 1)[1] for f in _directive(source, FLAGS) or ()
                    if f.startswith("--rocm-version=")), None)
     if target is None:
-        return list(ORACLE_NAMES)
+        return [name for name in ORACLE_NAMES if name != "hip-5.2"]
     return [name for name in ORACLE_NAMES if name.rsplit("-", 1)[1] == target]
 
 
