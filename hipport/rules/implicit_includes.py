@@ -6,7 +6,13 @@ calls printf or memcpy with no include of its own.  HIP's hip_runtime.h
 included the same headers up to ROCm 6.4; ROCm 7 dropped them (7.2's
 hip_runtime.h includes none of the four), so such a file stops at
 ``use of undeclared identifier 'printf'``.  The header is added where the
-file uses a name of it and includes it in no form."""
+file uses a name of it and includes it in no form.
+
+Likewise a CUDA library header that includes one its HIP counterpart does
+not: cuBLAS's API header includes <cuda_fp16.h> and <cuda_bf16.h>, so a file
+including <cublas_v2.h> declares ``half *dA`` with no include of its own;
+hipblas.h includes neither (every ROCm), and the converted file stopped at
+``unknown type name 'half'``."""
 from __future__ import annotations
 
 import re
@@ -31,6 +37,23 @@ _HEADERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "assert.h": (("assert.h", "cassert"), ("assert",)),
     "thread": (("thread",), ("std::thread", "std::this_thread")),
 }
+# CUDA headers that include, besides their own API, a header whose names a
+# file then uses freely -> (the HIP header that declares them, the forms that
+# count as including it, the names).
+_FP16 = (("cuda_fp16.h", "cuda_bf16.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "mma.h"),
+         ("half", "half2", "__half", "__half2", "__float2half", "__float2half_rn",
+          "__half2float", "__floats2half2_rn", "__float2half2_rn", "__half2half2",
+          "__low2float", "__high2float", "__hadd", "__hmul", "__hfma", "__hadd2", "__hmul2",
+          "__hfma2"))
+_BF16 = (("cuda_bf16.h", "hip/hip_bf16.h"),
+         ("__nv_bfloat16", "nv_bfloat16", "__nv_bfloat162", "nv_bfloat162", "__float2bfloat16",
+          "__float2bfloat16_rn", "__bfloat162float", "__floats2bfloat162_rn"))
+_VIA_LIBRARY: dict[str, tuple[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "hip/hip_fp16.h": (("cublas_v2.h", "cublas_api.h", "cublas.h", "cublasLt.h", "cublasXt.h"),
+                       _FP16),
+    "hip/hip_bf16.h": (("cublas_v2.h", "cublas_api.h", "cublas.h", "cublasLt.h", "cublasXt.h"),
+                       _BF16),
+}
 _NVCC_FILES = frozenset({".cu", ".cuh"})
 _HEADER_FILES = frozenset({".h", ".hh", ".hpp", ".hxx", ".inl"})
 
@@ -46,6 +69,10 @@ def _pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
 
 
 _PATTERNS = {header: _pattern(names) for header, (_, names) in _HEADERS.items()}
+_LIBRARY_PATTERNS = {header: re.compile(rb"(?<![\w.])(?<!->)(?<!::)("
+                                        + b"|".join(re.escape(n.encode()) for n in names)
+                                        + rb")\b")
+                     for header, (_, (_, names)) in _VIA_LIBRARY.items()}
 _QUALIFIER = re.compile(rb"(\w+)\s*::\s*$")
 _WORD_BEFORE = re.compile(rb"(\w+)\s*$")
 _EXPRESSION_KEYWORDS = frozenset({b"return", b"else", b"do", b"case", b"throw", b"co_return",
@@ -65,11 +92,11 @@ def applies(ctx: Context) -> bool:
 def missing_headers(ctx: Context) -> list[tuple[str, str]]:
     """(header, the first name that needs it) for each header the file uses
     and does not include."""
-    if not applies(ctx):
-        return []
-    code = blank(ctx.data)
     included = {inc.target for inc in ctx.analysis.includes}
-    found: list[tuple[str, str]] = []
+    found = _via_libraries(ctx, included)
+    if not applies(ctx):
+        return found
+    code = blank(ctx.data)
     for header, (forms, _) in _HEADERS.items():
         if included.intersection(forms):
             continue
@@ -77,6 +104,40 @@ def missing_headers(ctx: Context) -> list[tuple[str, str]]:
         if name is not None:
             found.append((header, name))
     return found
+
+
+def _via_libraries(ctx: Context, included: set[str]) -> list[tuple[str, str]]:
+    """The HIP headers a CUDA library header gave the file and its HIP
+    counterpart does not, for the names of them the file uses."""
+    if ctx.path is not None and ctx.path.suffix.lower() == ".c":
+        return []  # C: no half types through cuBLAS's C API either
+    found: list[tuple[str, str]] = []
+    code: bytes | None = None
+    for header, (includers, (forms, _)) in _VIA_LIBRARY.items():
+        if included.isdisjoint(includers) or not included.isdisjoint(forms):
+            continue
+        code = blank(ctx.data) if code is None else code
+        use = next((m for m in _LIBRARY_PATTERNS[header].finditer(code)
+                    if not _declares(code, m.start(), m.end())), None)
+        if use is None:
+            continue
+        name = use.group(1)
+        if re.search(rb"(^[ \t]*#[ \t]*define[ \t]+|\b(typedef\b[^;]*|using[ \t]+|struct[ \t]+"
+                     rb"|class[ \t]+))" + re.escape(name) + rb"\b", code, re.M):
+            continue  # the file declares the name itself
+        found.append((header, name.decode()))
+    return found
+
+
+_DECLARED_AFTER = re.compile(rb"\s*[;=,\[:)]")
+
+
+def _declares(code: bytes, start: int, end: int) -> bool:
+    """``int half;``, ``float half = 0``: the word is a name being declared
+    (a word before it, a declarator's end after it), not the type."""
+    word = _WORD_BEFORE.search(code, max(0, start - 40), start)
+    return word is not None and word.group(1) not in _EXPRESSION_KEYWORDS \
+        and _DECLARED_AFTER.match(code, end) is not None
 
 
 def _first_use(code: bytes, pattern: re.Pattern[bytes]) -> str | None:
@@ -100,5 +161,8 @@ def include_lines(headers: list[tuple[str, str]], newline: bytes) -> bytes:
 
 
 def message(header: str, name: str) -> str:
+    if header in _VIA_LIBRARY:
+        return (f"`{name}` without #include <{header}>: added (cuBLAS's header includes "
+                "its CUDA counterpart, hipBLAS's does not)")
     return (f"`{name}` without #include <{header}>: added (nvcc includes cuda_runtime.h, which "
             "includes it, into every .cu file; ROCm 7's hip_runtime.h no longer does)")

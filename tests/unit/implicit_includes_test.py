@@ -92,3 +92,39 @@ def test_a_cpp_file_converts_stably_for_rocm_7(tmp_path):
     assert "HP004" not in result.output, result.output
     assert (tmp_path / "out" / "main.cpp").read_text() == \
         "#include <hip/hip_runtime.h>\nint main() { printf(\"x\"); hipInit(0); return 0; }\n"
+
+
+# cuBLAS's API header includes <cuda_fp16.h> and <cuda_bf16.h>; hipblas.h
+# includes neither (in every ROCm): `half` stopped the converted file.
+@pytest.mark.parametrize("settings", [ROCM_7, ROCM_6], ids=["rocm-7.2", "rocm-6.4"])
+def test_half_types_cublas_gave_get_their_hip_header(settings):
+    before = ("#include <cublas_v2.h>\n#include <cstdio>\n"
+              "int main() { half* a; __nv_bfloat16* b; return sizeof(half) + sizeof(*b); }\n")
+    out = convert_source(before, settings, name="gemm.cpp")
+    assert out.output.decode() == (
+        "#include <hipblas/hipblas.h>\n#include <cstdio>\n#include <hip/hip_fp16.h>\n"
+        "#include <hip/hip_bf16.h>\n"
+        "int main() { half* a; __hip_bfloat16* b; return sizeof(half) + sizeof(*b); }\n")
+    messages = [f.finding.message for f in out.findings if f.code == "HP319"]
+    assert messages == ["`half` without #include <hip/hip_fp16.h>: added (cuBLAS's header "
+                        "includes its CUDA counterpart, hipBLAS's does not); `__nv_bfloat16` "
+                        "without #include <hip/hip_bf16.h>: added (cuBLAS's header includes its "
+                        "CUDA counterpart, hipBLAS's does not)"]
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("#include <cuda_fp16.h>\nhalf h;\n", id="no-cublas-include"),
+    pytest.param("#include <cublas_v2.h>\n#include <cuda_fp16.h>\nhalf h;\n",
+                 id="includes-it-itself"),
+    pytest.param("#include <cublas_v2.h>\ntypedef unsigned short half;\nhalf h;\n",
+                 id="its-own-half"),
+    pytest.param("#include <cublas_v2.h>\nstruct S { int half; };\nint f(S s) { return s.half; }\n",
+                 id="a-member-named-half"),
+    pytest.param("#include <cublas_v2.h>\nint halfway = 1;\n// half of it\n", id="words"),
+    pytest.param("#include <cublas_v2.h>\nvoid f(float half, int __half);\n",
+                 id="parameters-named-half"),
+])
+def test_half_look_alikes_get_no_header(text):
+    out = convert_source(text, ROCM_7, name="gemm.cpp")
+    assert out.output.count(b"hip_fp16.h") == text.count("cuda_fp16.h")
+    assert not [f for f in out.findings if f.code == "HP319"]
