@@ -79,6 +79,20 @@ def covers(finding: Finding, settings: Settings, table: MappingTable) -> bool:
     return entry is None or entry.rule is None or definition(entry) is not None
 
 
+def _unmacroable(finding: Finding, table: MappingTable) -> Finding | None:
+    """A call whose arguments a rule rewrites and no macro can (cuDNN's
+    NCHW/NHWC rules, the SpSM analysis buffer): it stays CUDA's in the AMD
+    build, an unconverted reference for a person (HP906), not the rename the
+    rewrite strategy would have reported."""
+    entry = table.lookup(finding.cuda_name) if finding.cuda_name is not None else None
+    if entry is None or entry.rule is None or definition(entry) is not None:
+        return None
+    return replace(finding, code="HP906", fix=None, message=(
+        f"`{entry.cuda}` stays CUDA's in the AMD build: its arguments need rewriting "
+        f"({entry.rule}), which no macro of the compat header can do; convert this call by "
+        f"hand (the rewrite strategy makes it `{entry.hip}`)"))
+
+
 def as_rename(finding: Finding, data: bytes, settings: Settings) -> Finding | None:
     """A hazard's safe fix that swaps one identifier for another (a device
     property renamed in HIP): the header can map it like a catalogue name."""
@@ -109,8 +123,9 @@ def convert_compat(data: bytes, backend: Backend, table: MappingTable, settings:
     # (which nvcc reads the same): the allowed ones are dropped (the header
     # stands in for renames), the others kept unapplied, so that they still
     # count as unconverted and show what --unsafe-fixes would map.
-    findings = [replace(f, fix=None) if f.fix is not None and allowed(f.fix, settings)
-                and f.code != LAUNCH_JOINED else f for f in first.findings]
+    findings = [_unmacroable(f, table) or replace(f, fix=None)
+                if f.fix is not None and allowed(f.fix, settings) and f.code != LAUNCH_JOINED
+                else f for f in first.findings]
     covered_ids = {id(findings[i]) for i, f in enumerate(first.findings)
                    if any(f is c for c in covered)}
     uses_cuda = any(f.cuda_name is not None for f in first.findings) or bool(covered)

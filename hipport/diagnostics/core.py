@@ -1,6 +1,8 @@
 """Codes of the conversion core: input problems, renames, code rules, ledger."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hipport.diagnostics.model import (
     Category,
     Code,
@@ -310,6 +312,17 @@ _LEDGER = (
             Ledger.REMOVED),
     _ledger("HP904", "unsafe-rename", "Rename needs review (applied only with --unsafe-fixes).",
             Ledger.REVIEW, Fixable.UNSAFE),
+    replace(_ledger("HP906", "call-left-for-a-person", "The HIP counterpart needs an argument "
+                    "hipport cannot supply at this call, or the compat header cannot rewrite its "
+                    "arguments; left unchanged.", Ledger.UNSUPPORTED),
+            explanation="The name has a HIP counterpart, but not for this call as written: "
+            "`hipsparseSpSM_solve` takes the buffer its analysis step was given, which CUDA 12 "
+            "keeps in the descriptor, and no `cusparseSpSM_analysis` call for the same "
+            "descriptor comes before it in the file; or the compat strategy, whose header can "
+            "only map names and reorder arguments with macros, meets a call whose arguments a "
+            "rule rewrites by their values (cuDNN's tensor layouts, that analysis buffer). The "
+            "call stays CUDA's and the build stops there: rewrite it by hand, or convert the "
+            "file with the rewrite strategy.", work=Work.BREAKS_BUILD),
     _ledger("HP905", "hip-target-too-new", "The HIP counterpart needs a newer ROCm than the "
             "target version; left unchanged.", Ledger.ROCM_TOO_OLD),
 )

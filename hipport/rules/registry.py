@@ -63,8 +63,9 @@ class ArgumentRewrite(NamedTuple):
     hip: str | None = None
     # Why no HIP call can say what this one does (cuDNN's NCHW_VECT_C layout:
     # MIOpen has none): the call is left unchanged and the reason reported as
-    # a blocker (HP218) instead of a rename; "" when the rewrite holds.
+    # a blocker (``blocker_code``) instead of a rename; "" when the rewrite holds.
     blocker: str = ""
+    blocker_code: str = "HP218"  # HP906: the HIP call needs what hipport cannot find here
 
 
 Check = Callable[[Context], Iterator[Finding]]

@@ -32,7 +32,7 @@ from hipport.table.versions import (
 
 
 @file_rule("renames", codes=(*LIBRARY_CODES.values(), "HP200", "HP218", "HP411", "HP900", "HP901",
-                              "HP902", "HP903", "HP904", "HP905", *EMULATION_CODES),
+                              "HP902", "HP903", "HP904", "HP905", "HP906", *EMULATION_CODES),
            role=RuleRole.REWRITE)
 def rename_references(ctx: Context) -> Iterator[Finding]:
     # What argument rules and removed `case` labels delete goes with them.
@@ -194,7 +194,8 @@ def _convert(ctx: Context, ref: Reference, entry: Mapping) -> Iterator[Finding]:
                            "convert it by hand", ref, entry)
             return
         if outcome.blocker:
-            yield _finding("HP218", f"`{entry.cuda}` is left unchanged: {outcome.blocker}",
+            yield _finding(outcome.blocker_code,
+                           f"`{entry.cuda}` is left unchanged: {outcome.blocker}",
                            ref, entry)
             return
         extra, detail, caveat = outcome.edits, outcome.detail, outcome.caveat
