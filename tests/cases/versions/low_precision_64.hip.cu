@@ -19,3 +19,11 @@ __global__ void raw(const float* in, __hip_fp8_storage_t* out, int n) {
     out[i] = __hip_cvt_float_to_fp8(in[i], __HIP_SATFINITE, __HIP_E4M3);
   }
 }
+
+// cuda_bf16.h's typedefs without the underscores are the same types.
+__global__ void pairs(const __hip_bfloat162* in, __hip_bfloat16* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = in[i].x;
+  }
+}
