@@ -270,6 +270,26 @@ _HAZARDS: tuple[Code, ...] = (
              "__device__ float atomicMax(float* address, float val) { /* CAS loop */ }\n"
              "#endif"),
          work=Work.BREAKS_BUILD),
+    Code("HP418", "half-precision-atomic",
+         "`atomicAdd` on a `half2`, `half` or bfloat16 address: ROCm declares no such "
+         "overload.", Severity.ERROR,
+         _explain(
+             "CUDA declares `atomicAdd(__half2*, __half2)` (sm_60 on), `atomicAdd(__half*, "
+             "__half)` (sm_70) and their bfloat16 forms (sm_80) in cuda_fp16.h and "
+             "cuda_bf16.h. HIP's headers (ROCm 6.4 and 7.2) declare `atomicAdd` for ints, "
+             "floats and doubles only, so the converted call stops the build at `no matching "
+             "function for call to 'atomicAdd'`. The address's type is known to the compiler "
+             "only; hipport sees it where the call casts it (`reinterpret_cast<half2*>(p)`, "
+             "`(__half2*)p`).",
+             "For `__half2` on memory allocated with `hipMalloc` (coarse-grained), ROCm's "
+             "`unsafeAtomicAdd(__half2*, __half2)` (hip/hip_fp16.h) adds both halves "
+             "atomically, as CUDA's does; it does not work on fine-grained or host memory. "
+             "Elsewhere, and for `__half` and bfloat16, write a 32-bit compare-and-swap loop "
+             "over the word that holds the value.",
+             "atomicAdd(reinterpret_cast<half2*>(address), h2_val);",
+             "unsafeAtomicAdd(reinterpret_cast<__half2*>(address), h2_val);  "
+             "// hipMalloc'd memory"),
+         work=Work.BREAKS_BUILD),
     Code("HP417", "group-shuffle-of-class-type",
          "Cooperative-groups shuffle of a class-type value (`tile.shfl_xor(uint4, ...)`, "
          "`tile.shfl_down(double2, ...)`, a struct): HIP's take integers and "

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from hipport.api import convert_source
+from hipport.settings import Settings
 from tests.hazards.helpers import compile_converted, found
-from tests.toolchain import HipOracle
+from tests.toolchain import HipOracle, require_hip_oracle
 
 CUB = "#include <cub/cub.cuh>\n"
 
@@ -138,3 +139,46 @@ def test_hp415_says_what_the_compiler_says(threads: int, algorithm: str, tmp_pat
     assert (proc.returncode != 0) == reported, proc.stderr[-2000:]
     if reported:
         assert "BlockSize must be a multiple of hardware warpsize" in proc.stderr
+
+
+# HP418: atomicAdd on 16-bit floats, which CUDA declares and ROCm does not.
+HALF2_ADD = ("#include <cuda_fp16.h>\n__global__ void k(float* p, half v) {{\n"
+             "  half2 h2; h2.x = v; h2.y = v;\n  {call};\n}}\n")
+
+
+@pytest.mark.parametrize("call, kind", [
+    pytest.param("atomicAdd(reinterpret_cast<half2*>(p), h2)", "half2", id="reinterpret-cast"),
+    pytest.param("atomicAdd((__half*)p, v)", "__half", id="c-cast"),
+    pytest.param("atomicAdd( reinterpret_cast< __nv_bfloat16 * >(p), b)", "__nv_bfloat16",
+                 id="bfloat16-spaced"),
+])
+def test_hp418_names_the_half_precision_atomic(call: str, kind: str):
+    source = HALF2_ADD.format(call=call)
+    assert found(source, "HP418") == [4]
+    result = convert_source(source, Settings())
+    (message,) = [f.finding.message for f in result.findings if f.code == "HP418"]
+    assert f"`atomicAdd` on `{kind}*`" in message
+    assert ("unsafeAtomicAdd" in message) == (kind == "half2")
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param("atomicAdd(p, 1.0f)", id="float"),
+    pytest.param("atomicAdd(reinterpret_cast<float*>(p), 1.0f)", id="float-cast"),
+    pytest.param("myAtomicAdd(reinterpret_cast<half2*>(p), h2)", id="another-function"),
+    pytest.param("/* atomicAdd(reinterpret_cast<half2*>(p), h2) */ (void)h2", id="a-comment"),
+])
+def test_hp418_look_alikes(call: str):
+    assert found(HALF2_ADD.format(call=call), "HP418") == []
+
+
+@pytest.mark.slow
+def test_hp418_says_what_rocm_72_says(tmp_path):
+    """The reported call does not compile on ROCm 7.2; the suggested one does."""
+    oracle = require_hip_oracle("rocm-7.2")
+    source = HALF2_ADD.format(call="atomicAdd(reinterpret_cast<half2*>(p), h2)")
+    reported, proc = compile_converted(source, "HP418", tmp_path, oracle)
+    assert reported and proc.returncode != 0
+    assert "no matching function for call to 'atomicAdd'" in proc.stderr
+    fixed_source = source.replace("atomicAdd(", "unsafeAtomicAdd(")
+    reported, proc = compile_converted(fixed_source, "HP418", tmp_path, oracle)
+    assert not reported and proc.returncode == 0, proc.stderr[-2000:]
