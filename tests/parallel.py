@@ -1,12 +1,12 @@
 """The suite runs on every core by default: with pytest-xdist installed
 (scripts/bootstrap.sh installs it), a run that does not say otherwise gets
-``-n N --dist worksteal`` with N one more than the logical CPUs (``auto``
-counts physical cores when psutil is installed: one on a 2-vCPU machine with
-SMT). Almost every slow test waits for one single-threaded compiler (hipcc,
-nvcc, cmake, make), so a serial run leaves all cores but one idle; with one
-worker per CPU the cores still idled while a worker started its next
-compiler, read and wrote files or set up a chroot (CI's 2-core run used 1.77
-cores), so one worker more keeps them busy (docs/toolchains.md, "Suite time").
+``-n logical --dist worksteal``, a worker per logical CPU (``auto`` counts
+physical cores when psutil is installed: one on a 2-vCPU machine with SMT).
+Almost every slow test waits for one single-threaded compiler (hipcc, nvcc,
+cmake, make), so a serial run leaves all cores but one idle
+(docs/toolchains.md, "Suite time"). A worker more than the CPUs was tried:
+the 2-core run kept using 1.77 cores, and the third worker's own module
+fixtures and start-up cost about 260 CPU seconds.
 
 Set here rather than in ``addopts`` so that a checkout whose venv predates
 pytest-xdist, and ``-p no:xdist``, still run (serially) instead of failing
@@ -17,8 +17,6 @@ most cases (``-n logical`` spreads one).  ``worksteal`` hands each worker a
 contiguous half of the tests, so a file's module fixtures are mostly built
 once, and lets the one that finishes first take over the other's rest."""
 from __future__ import annotations
-
-import os
 
 import pytest
 
@@ -32,7 +30,7 @@ def default_to_workers(config: pytest.Config) -> None:
             or option.usepdb or option.collectonly
             or all(_names_a_file(str(arg)) for arg in config.args)):
         return
-    option.numprocesses = (os.cpu_count() or 1) + 1
+    option.numprocesses = "logical"
     if option.dist == "no":
         option.dist = "worksteal"
 

@@ -1,4 +1,4 @@
-"""The suite's default of a worker per core and one more (tests/parallel.py): the
+"""The suite's default of one worker per core (tests/parallel.py): the
 README's command spreads the tests, and every way to ask for one process
 still gets one."""
 from __future__ import annotations
@@ -24,18 +24,16 @@ def _config(*args: str, xdist: bool = True, worker: bool = False, **options):
 
 
 @pytest.mark.parametrize("args", [(), ("tests",), ("tests/catalogue", "tests/cli_test.py")])
-def test_a_run_of_folders_gets_a_worker_per_core_and_one_more(args, monkeypatch):
-    monkeypatch.setattr("os.cpu_count", lambda: 2)
+def test_a_run_of_folders_gets_a_worker_per_core(args):
     config = _config(*args)
     default_to_workers(config)
-    assert (config.option.numprocesses, config.option.dist) == (3, "worksteal")
+    assert (config.option.numprocesses, config.option.dist) == ("logical", "worksteal")
 
 
-def test_a_distribution_the_run_names_is_kept(monkeypatch):
-    monkeypatch.setattr("os.cpu_count", lambda: 4)
+def test_a_distribution_the_run_names_is_kept():
     config = _config(dist="loadfile")
     default_to_workers(config)
-    assert (config.option.numprocesses, config.option.dist) == (5, "loadfile")
+    assert (config.option.numprocesses, config.option.dist) == ("logical", "loadfile")
 
 
 @pytest.mark.parametrize("config", [

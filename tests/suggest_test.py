@@ -98,7 +98,7 @@ def test_unknown_library_with_nothing_close_lists_them():
     ("HP9011", "'HP9011' is not a code or code prefix; did you mean `HP901`?"),
     # (HP4011 is as close to HP411 as to HP401 since HP411 exists)
     ("HP4200", "'HP4200' is not a code or code prefix; did you mean `HP420`?"),
-    ("HP908", "unknown code 'HP908'; did you mean `HP905`?"),
+    ("HP908", "unknown code 'HP908'; did you mean `HP906`?"),
 ])
 def test_fail_on_suggests_a_code(tmp_path: Path, typed, message):
     (tmp_path / "k.cu").write_bytes(b"int x;\n")

@@ -55,6 +55,7 @@ FALLBACKS = {
     "tests/cases/libraries/cudnn_workspace.cu": "includes <cudnn.h> (as cudnn_layers.cu)",
     "tests/cases/libraries/roc_sparse.cu":
         "includes <cusparse.h>: nvidia-cusparse is not among the toolchain's wheels",
+    "tests/cases/libraries/sparse_triangular.cu": "includes <cusparse.h> (as roc_sparse.cu)",
 }
 
 
