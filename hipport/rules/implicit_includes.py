@@ -113,9 +113,12 @@ def _via_libraries(ctx: Context, included: set[str]) -> list[tuple[str, str]]:
         return []  # C: no half types through cuBLAS's C API either
     found: list[tuple[str, str]] = []
     code: bytes | None = None
+    target = ctx.settings.rocm_version
     for header, (includers, (forms, _)) in _VIA_LIBRARY.items():
         if included.isdisjoint(includers) or not included.isdisjoint(forms):
             continue
+        if header == "hip/hip_bf16.h" and target is not None and tuple(target[:2]) < (5, 7):
+            continue  # no such header before ROCm 5.7 (its names are HP905 there)
         code = blank(ctx.data) if code is None else code
         use = next((m for m in _LIBRARY_PATTERNS[header].finditer(code)
                     if not _declares(code, m.start(), m.end())), None)

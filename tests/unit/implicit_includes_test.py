@@ -128,3 +128,9 @@ def test_half_look_alikes_get_no_header(text):
     out = convert_source(text, ROCM_7, name="gemm.cpp")
     assert out.output.count(b"hip_fp16.h") == text.count("cuda_fp16.h")
     assert not [f for f in out.findings if f.code == "HP319"]
+
+
+def test_no_bfloat16_header_for_a_rocm_without_one():
+    text = "#include <cublas_v2.h>\nint f(__nv_bfloat16* b, half* h);\n"
+    out = convert_source(text, Settings(rocm_version=(5, 2)), name="gemm.cpp").output
+    assert b"<hip/hip_bf16.h>" not in out and b"#include <hip/hip_fp16.h>\n" in out
