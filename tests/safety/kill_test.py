@@ -41,19 +41,20 @@ def pristine(tmp_path_factory) -> tuple[Path, dict[str, bytes], dict[str, bytes]
     return root, before, after, took
 
 
-def _rounds(took: float, count: int, seed: int) -> list[float]:
-    # Derandomised: the same delays every run, spread over the run from the
-    # end of its start-up (imports, catalogue: nothing is written before) to
-    # just past its end.
+def _rounds(took: float, count: int, seed: int, first: float | None = None) -> list[float]:
+    # Derandomised: the same delays every run, spread from 0.05 s (or from
+    # ``first`` of the run: 0.25 skips its start-up, imports and catalogue,
+    # before anything is written) to just past its end.
     rnd = random.Random(seed)
-    return sorted(rnd.uniform(took * 0.25, took * 1.05) for _ in range(count))
+    low = 0.05 if first is None else took * first
+    return sorted(rnd.uniform(low, took * 1.05) for _ in range(count))
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_sigkill_never_leaves_a_half_written_file(pristine, tmp_path: Path, jobs: str):
     root, before, after, took = pristine
     mid_run = temporaries = 0
-    for n, delay in enumerate(_rounds(took, ROUNDS, seed=int(jobs))):
+    for n, delay in enumerate(_rounds(took, ROUNDS, seed=int(jobs), first=0.25)):
         tree = tmp_path / f"round{n}" / "src"
         shutil.copytree(root, tree)
         killed = interrupt(tree, delay, signal.SIGKILL, "-j", jobs)
