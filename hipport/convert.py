@@ -243,6 +243,9 @@ def _withholding(data: bytes, findings: list[Finding], fixes: tuple[Fix, ...],
     stays as good: (output, applied fix ids, an HP011 at each fix left out);
     None when no single code's fixes explain it."""
     code_of = {id(f.fix): f.code for f in findings if f.fix is not None}
+    by_code: dict[str, list[Fix]] = {}
+    for fix in fixes:
+        by_code.setdefault(code_of.get(id(fix), ""), []).append(fix)
     # Only the parse is checked: a second pass would find the left-out fixes again.
     reparse = replace(verify, force=Check.REPARSE)
 
@@ -252,21 +255,19 @@ def _withholding(data: bytes, findings: list[Finding], fixes: tuple[Fix, ...],
         ok = not applied.skipped and reparse(applied.data, True, edits) is None
         return applied if ok else None
 
-    for code in sorted({code_of.get(id(fix), "") for fix in fixes}):
+    for code, suspects in sorted(by_code.items()):
         kept = [fix for fix in fixes if code_of.get(id(fix), "") != code]
-        suspects = [fix for fix in fixes if code_of.get(id(fix), "") == code]
         best = parses(kept) if kept else None
         if best is None:
             continue
-        left_out = []
-        for fix in suspects if len(suspects) <= _MOST_PUT_BACK else ():
+        left_out = suspects if len(suspects) > _MOST_PUT_BACK else []
+        for fix in suspects if not left_out else ():
             trial = parses([*kept, fix])
             if trial is None:
                 left_out.append(fix)
             else:
                 kept.append(fix)
                 best = trial
-        left_out = left_out if len(suspects) <= _MOST_PUT_BACK else suspects
         notes = [Finding("HP011", "not applied: with it the converted text would not parse "
                          f"({fix.title or code})", fix.start, fix.end) for fix in left_out]
         return best.data, {id(fix) for fix in best.applied}, notes

@@ -25,33 +25,23 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _private_cache_dir(tmp_path_factory):
-    """Tests never read or fill the user's hipport cache."""
+def _private_folders(tmp_path_factory):
+    """Tests never read or fill the user's hipport cache, and the compilers'
+    temporary files go under pytest's own folder, which it prunes: HIP 5.2's
+    Clang leaves two empty directories in $TMPDIR at every link
+    (`/tmp/k-3f9a1c`), thousands a run."""
     import os
 
-    previous = os.environ.get("HIPPORT_CACHE_DIR")
-    os.environ["HIPPORT_CACHE_DIR"] = str(tmp_path_factory.mktemp("hipport-cache"))
+    folders = {"HIPPORT_CACHE_DIR": "hipport-cache", "TMPDIR": "tmpdir"}
+    previous = {name: os.environ.get(name) for name in folders}
+    for name, folder in folders.items():
+        os.environ[name] = str(tmp_path_factory.mktemp(folder))
     yield
-    if previous is None:
-        os.environ.pop("HIPPORT_CACHE_DIR", None)
-    else:
-        os.environ["HIPPORT_CACHE_DIR"] = previous
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _private_tmpdir(tmp_path_factory):
-    """The compilers' temporary files go under pytest's own folder, which it
-    prunes: HIP 5.2's Clang leaves two empty directories in $TMPDIR at every
-    link (`/tmp/k-3f9a1c`), thousands a run."""
-    import os
-
-    previous = os.environ.get("TMPDIR")
-    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("tmpdir"))
-    yield
-    if previous is None:
-        os.environ.pop("TMPDIR", None)
-    else:
-        os.environ["TMPDIR"] = previous
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture

@@ -60,6 +60,13 @@ _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
 _GAP = frozenset(" \t;\\\n\r")
 
 
+def blanks_before(text: str, start: int) -> int:
+    """Where the spaces and tabs right before ``start`` begin."""
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    return start
+
+
 def removal(text: str, words: list[Word], first: int, last: int,
             removed: set[int]) -> Edit:
     """An edit deleting ``words[first..last]`` and the separator before them

@@ -48,11 +48,10 @@ _FP16 = (("cuda_fp16.h", "cuda_bf16.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "mma
 _BF16 = (("cuda_bf16.h", "hip/hip_bf16.h"),
          ("__nv_bfloat16", "nv_bfloat16", "__nv_bfloat162", "nv_bfloat162", "__float2bfloat16",
           "__float2bfloat16_rn", "__bfloat162float", "__floats2bfloat162_rn"))
+_CUBLAS = ("cublas_v2.h", "cublas_api.h", "cublas.h", "cublasLt.h", "cublasXt.h")
 _VIA_LIBRARY: dict[str, tuple[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]]] = {
-    "hip/hip_fp16.h": (("cublas_v2.h", "cublas_api.h", "cublas.h", "cublasLt.h", "cublasXt.h"),
-                       _FP16),
-    "hip/hip_bf16.h": (("cublas_v2.h", "cublas_api.h", "cublas.h", "cublasLt.h", "cublasXt.h"),
-                       _BF16),
+    "hip/hip_fp16.h": (_CUBLAS, _FP16),
+    "hip/hip_bf16.h": (_CUBLAS, _BF16),
 }
 _NVCC_FILES = frozenset({".cu", ".cuh"})
 _HEADER_FILES = frozenset({".h", ".hh", ".hpp", ".hxx", ".inl"})

@@ -13,6 +13,7 @@ import re
 from hipport.edits import Edit
 from hipport.parse.conditions import blank
 from hipport.parse.model import Reference
+from hipport.parse.pptokens import call_arguments, tokenize
 from hipport.rules import ArgumentRewrite, argument_rule
 from hipport.table.versions import Release
 
@@ -25,23 +26,12 @@ _NO_ANALYSIS = ("hipsparseSpSM_solve takes, as its last argument, the buffer giv
                 "descriptor), and no such call comes before this one in the file: pass it by hand")
 
 
-def call_arguments(data: bytes, code: bytes, open_paren: int) -> list[bytes] | None:
-    """The arguments of the call whose ``(`` is at ``open_paren``, stripped;
-    ``code`` is ``data`` with comments and literals blanked (``blank``)."""
-    depth, start, args = 0, open_paren + 1, []
-    for at in range(open_paren, len(code)):
-        char = code[at:at + 1]
-        if char in b"([{":
-            depth += 1
-        elif char in b")]}":
-            depth -= 1
-            if depth == 0:
-                args.append(data[start:at].strip())
-                return args
-        elif char == b"," and depth == 1:
-            args.append(data[start:at].strip())
-            start = at + 1
-    return None
+def _call_arguments(data: bytes, open_paren: int, limit: int) -> list[bytes] | None:
+    """The arguments, stripped, of the call whose ``(`` is at ``open_paren``
+    (the call ends before ``limit``)."""
+    segment = data[open_paren:limit]
+    spans = call_arguments(list(tokenize(segment)), 0)
+    return None if spans is None else [segment[start:end].strip() for start, end in spans]
 
 
 @argument_rule("spsm-solve-buffer")
@@ -53,7 +43,7 @@ def spsm_solve_buffer(data: bytes, ref: Reference,
     code = blank(data)
     buffer = None
     for found in _SPSM_ANALYSIS.finditer(code, 0, ref.start):
-        args = call_arguments(data, code, found.end() - 1)
+        args = _call_arguments(data, found.end() - 1, ref.start)
         if args is not None and len(args) == 11 and args[9] == descriptor:
             buffer = args[10]
     if buffer is None or _OPERAND.fullmatch(buffer) is None:

@@ -10,7 +10,7 @@ from hipport.buildfiles.cmake import names as N
 from hipport.buildfiles.cmake.passes import CMakePass
 from hipport.buildfiles.cmake.tokens import ArgKind, Argument, Command
 from hipport.buildfiles.flags import rewrite_flags
-from hipport.buildfiles.words import Word, identifiers, split_words
+from hipport.buildfiles.words import Word, blanks_before, identifiers, split_words
 from hipport.edits import Edit, Fix
 
 # A span a flag list sits in, removed whole when every flag in it is:
@@ -28,7 +28,7 @@ def flag_arguments(p: CMakePass, cmd: Command, args: list[Argument], nvcc: bool 
 
     def flush() -> None:
         if plain:
-            _rewrite(p, list(plain), nvcc, bare_g, (_blanks_before(p.text, plain[0].start),
+            _rewrite(p, list(plain), nvcc, bare_g, (blanks_before(p.text, plain[0].start),
                                                     plain[-1].end))
             plain.clear()
 
@@ -65,13 +65,7 @@ def flag_arguments(p: CMakePass, cmd: Command, args: list[Argument], nvcc: bool 
 
 def _argument_span(text: str, a: Argument) -> tuple[int, int]:
     """The argument with the blanks before it (what removing it takes)."""
-    return _blanks_before(text, a.start), a.end
-
-
-def _blanks_before(text: str, start: int) -> int:
-    while start > 0 and text[start - 1] in " \t":
-        start -= 1
-    return start
+    return blanks_before(text, a.start), a.end
 
 
 def _genex(p: CMakePass, start: int, limit: int, nvcc: bool, bare_g: bool,

@@ -15,7 +15,7 @@ from hipport.buildfiles.libraries import (
     dropped_message,
     looks_like_cuda_library,
 )
-from hipport.buildfiles.words import Word, identifiers
+from hipport.buildfiles.words import Word, blanks_before, identifiers
 
 
 def rename_names(p: CMakePass, cmd: Command) -> None:
@@ -150,7 +150,6 @@ def _drop(p: CMakePass, name: str, a: Argument, start: int, end: int) -> None:
                 not text[end:line_end].strip():
             start, end = line_start, line_end + 1
         else:
-            while start > 0 and text[start - 1] in " \t":
-                start -= 1
+            start = blanks_before(text, start)
     lib = DROPPED_LIBRARIES[name]
     p.edit(lib.code, dropped_message(name, lib), start, end, "")
